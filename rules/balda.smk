@@ -1,0 +1,1 @@
+# balda experiments: rules are added with the engine.

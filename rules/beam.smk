@@ -1,0 +1,1 @@
+# beam experiments: rules are added with the engine.

@@ -1,0 +1,1 @@
+# bfs experiments: rules are added with the engine.

@@ -1,0 +1,92 @@
+# Shared definitions for every engine's rules: paths, resources, experiment and determinism registries.
+import json
+import os
+from pathlib import Path
+
+from puzzlelab.lab.snakemake_support import (
+    evenly_spaced,
+    resource_for,
+    write_if_changed,
+)
+
+REPO = Path(workflow.basedir)
+# Software for every rule (for --use-conda; the default is the Makefile's .venv on PATH).
+ENV = "../envs/puzzlelab.yaml"
+# Real public corpora; relative paths are taken from the repository root.
+CORPORA = (REPO / config["corpora_dir"]).resolve()
+HAVE_CORPORA = CORPORA.is_dir()
+
+# numba's compiled kernels are cached inside the repository (git-ignored) unless the user chose a place.
+os.environ.setdefault(
+    "NUMBA_CACHE_DIR",
+    str((REPO / config.get("numba_cache_dir", ".numba_cache")).resolve()),
+)
+
+# The effective configuration, for the determinism re-runs (not an input: never triggers a rerun).
+EFFECTIVE_CONFIG = "results/.config/effective.json"
+write_if_changed(EFFECTIVE_CONFIG, json.dumps(config, sort_keys=True, indent=1) + "\n")
+
+# `snakemake --report reports/report.html` needs the folder to exist.
+Path("reports").mkdir(exist_ok=True)
+
+EXPERIMENTS = {}  # experiment -> {"category": str, "targets": [paths]}
+DETERMINISM = {}  # experiment -> [reproducible artifact paths of its solve jobs]
+SKIPPED = []  # [experiment, what, reason] rows for the report
+
+
+def register_experiment(name, category, targets):
+    """Declare an experiment's final outputs (tables, plots); its target rule and `all` require them."""
+    EXPERIMENTS[name] = {"category": category, "targets": list(targets)}
+
+
+def register_determinism(name, artifacts):
+    """Declare the reproducible artifacts of an experiment's solve jobs; a sample is re-run and hashed."""
+    DETERMINISM[name] = sorted(set(artifacts))
+
+
+def skip(experiment, what, reason):
+    """Record that part of an experiment did not run here, and why (shown in the report)."""
+    SKIPPED.append([experiment, what, reason])
+
+
+def corpus_path(*parts):
+    """A path inside the shared corpora folder (check HAVE_CORPORA or .exists() before using it)."""
+    return CORPORA.joinpath(*parts)
+
+
+def experiment_inputs(name):
+    """Everything an experiment's target needs: its outputs plus its determinism check."""
+    targets = list(EXPERIMENTS[name]["targets"])
+    if DETERMINISM.get(name):
+        targets.append(f"results/determinism/{name}.json")
+    return targets
+
+
+def experiment_targets():
+    return [t for name in sorted(EXPERIMENTS) for t in experiment_inputs(name)]
+
+
+def determinism_sample(name):
+    """The artifacts re-run for the determinism check: `determinism.sample` of them, evenly spread."""
+    return evenly_spaced(DETERMINISM.get(name, []), config["determinism"]["sample"])
+
+
+def report_targets():
+    """Report-wide tables (see rules/report.smk)."""
+    return [
+        "results/report/determinism.html",
+        "results/report/skipped.html",
+        "results/report/config.html",
+    ]
+
+
+def threads_for(rule_name):
+    return resource_for(config, rule_name, "threads")
+
+
+def mem_mb_for(rule_name):
+    return resource_for(config, rule_name, "mem_mb")
+
+
+def runtime_for(rule_name):
+    return resource_for(config, rule_name, "runtime")

@@ -1,0 +1,25 @@
+# Determinism: re-run a sample of each experiment's artifact-producing jobs in a scratch directory
+# (a fresh Snakemake run of the same workflow and config) and compare sha256 byte for byte.
+
+
+rule determinism:
+    input:
+        artifacts=lambda wc: determinism_sample(wc.experiment),
+    output:
+        "results/determinism/{experiment}.json",
+    log:
+        "results/logs/determinism/{experiment}.log",
+    conda:
+        ENV
+    threads: threads_for("determinism")
+    resources:
+        mem_mb=mem_mb_for("determinism"),
+        runtime=runtime_for("determinism"),
+    params:
+        scratch=lambda wc: f"results/.determinism/{wc.experiment}",
+        snakefile=workflow.main_snakefile,
+        configfile=EFFECTIVE_CONFIG,
+    shell:
+        "puzzlelab lab determinism {wildcards.experiment} {input.artifacts}"
+        " --snakefile {params.snakefile} --configfile {params.configfile}"
+        " --scratch {params.scratch} --cores {threads} --out {output} 2> {log}"

@@ -1,0 +1,1 @@
+# mitm experiments: rules are added with the engine.

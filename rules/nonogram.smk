@@ -1,0 +1,1 @@
+# nonogram experiments: rules are added with the engine.

@@ -1,0 +1,1 @@
+# snakebird experiments: rules are added with the engine.

@@ -1,0 +1,1 @@
+"""balda engine (being built)."""

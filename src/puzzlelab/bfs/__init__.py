@@ -1,0 +1,1 @@
+"""bfs engine (being built)."""

@@ -1,0 +1,1 @@
+"""edgematch engine (being built)."""

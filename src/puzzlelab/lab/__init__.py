@@ -1,0 +1,1 @@
+"""Pipeline helpers shared by every engine: atomic writes, canonical JSON, hashes, tables, plots."""

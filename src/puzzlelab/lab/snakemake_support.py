@@ -1,0 +1,39 @@
+"""Small pure functions used by the Snakefiles (kept here so they are tested and shared)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence, TypeVar
+
+from .atomic import atomic_write
+
+T = TypeVar("T")
+
+
+def evenly_spaced(items: Sequence[T], n: int) -> list[T]:
+    """n items spread evenly over the sorted sequence (first and last included); all if n >= len."""
+    items = list(items)
+    if n <= 0 or not items:
+        return []
+    if n >= len(items):
+        return items
+    if n == 1:
+        return [items[0]]
+    return [items[round(i * (len(items) - 1) / (n - 1))] for i in range(n)]
+
+
+def resource_for(config: dict, rule_name: str, key: str):
+    """A rule's threads / mem_mb / runtime: `resources.<rule>.<key>`, else `resources.default.<key>`."""
+    table = config.get("resources", {})
+    rule = table.get(rule_name) or {}
+    if key in rule:
+        return rule[key]
+    return table.get("default", {})[key]
+
+
+def write_if_changed(path: str | Path, text: str) -> None:
+    """Write a small file only when its content differs (keeps mtimes stable)."""
+    p = Path(path)
+    if p.exists() and p.read_text(encoding="utf-8") == text:
+        return
+    atomic_write(p, text)

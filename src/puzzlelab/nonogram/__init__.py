@@ -1,0 +1,1 @@
+"""nonogram engine (being built)."""

@@ -1,0 +1,1 @@
+"""snakebird engine (being built)."""

@@ -1,0 +1,104 @@
+"""The shared pipeline helpers: atomic writes, canonical JSON, volatile split, tables, plots."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from puzzlelab.lab import canonical, plots
+from puzzlelab.lab.atomic import atomic_open, atomic_write
+from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.hashing import sha256_file
+from puzzlelab.lab.results import split_volatile
+from puzzlelab.lab.sizes import parse_size
+from puzzlelab.lab.snakemake_support import evenly_spaced, resource_for
+
+
+def test_atomic_write_replaces_and_leaves_no_temp(tmp_path):
+    target = tmp_path / "a" / "b.txt"
+    atomic_write(target, "one")
+    atomic_write(target, "two")
+    assert target.read_text() == "two"
+    assert [p.name for p in target.parent.iterdir()] == ["b.txt"]
+
+
+def test_atomic_open_keeps_old_file_when_interrupted(tmp_path):
+    target = tmp_path / "x.txt"
+    atomic_write(target, "old")
+    with pytest.raises(RuntimeError):
+        with atomic_open(target) as fh:
+            fh.write("half")
+            raise RuntimeError("killed")
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["x.txt"]
+
+
+def test_canonical_json_is_sorted_and_fixed():
+    import numpy as np
+
+    a = canonical.dumps({"b": 1.0 / 3.0, "a": [np.int64(3), (1, 2)], "c": float("nan")})
+    b = canonical.dumps({"c": float("nan"), "a": [3, [1, 2]], "b": 0.33333333333333331})
+    assert a == b
+    assert a == '{"a":[3,[1,2]],"b":0.3333333333,"c":null}\n'
+
+
+def test_split_volatile_moves_timings_out():
+    stable, volatile = split_volatile(
+        {"score": 3, "time_s": 1.5, "rounds": [{"joins": 2, "time_s": 0.1}, {"joins": 4}], "peak_rss_bytes": 9}
+    )
+    assert stable == {"score": 3, "rounds": [{"joins": 2}, {"joins": 4}]}
+    assert volatile == {"time_s": 1.5, "peak_rss_bytes": 9, "rounds": [{"time_s": 0.1}, {}]}
+
+
+def test_parse_size():
+    assert parse_size("512M") == 512 << 20
+    assert parse_size("2G") == 2 << 30
+    assert parse_size("1.5K") == 1536
+    assert parse_size("100") == 100
+    with pytest.raises(InputError, match="cannot read size"):
+        parse_size("lots")
+
+
+def test_evenly_spaced_and_resources():
+    assert evenly_spaced(list(range(10)), 3) == [0, 4, 9]  # round(4.5) == 4 (banker's rounding)
+    assert evenly_spaced([1, 2], 5) == [1, 2]
+    assert evenly_spaced([1, 2], 0) == []
+    cfg = {"resources": {"default": {"threads": 1, "mem_mb": 100}, "x": {"threads": 4}}}
+    assert resource_for(cfg, "x", "threads") == 4
+    assert resource_for(cfg, "x", "mem_mb") == 100
+    assert resource_for(cfg, "y", "threads") == 1
+
+
+def test_plots_are_byte_stable(tmp_path):
+    def draw(path):
+        fig, ax = plots.figure()
+        ax.plot([1, 2, 3], [3, 1, 2], label="x")
+        ax.set_yscale("log")
+        ax.legend()
+        plots.save(fig, path)
+        return sha256_file(path)
+
+    for suffix in ("svg", "png"):
+        assert draw(tmp_path / f"a.{suffix}") == draw(tmp_path / f"b.{suffix}")
+    assert b"<dc:date>" not in (tmp_path / "a.svg").read_bytes()
+
+
+def test_input_error_location():
+    assert str(InputError("bad", "f.txt", 3)) == "f.txt:3: bad"
+    assert str(InputError("bad", "f.txt")) == "f.txt: bad"
+
+
+def test_lab_cli_rejects_bad_json(run_cli, tmp_path):
+    code, _, err = run_cli("lab", "rows-table", "--columns", "a", "--rows", "[[1", "--csv", tmp_path / "a.csv",
+                           "--html", tmp_path / "a.html")
+    assert code == 2
+    assert "not JSON" in err
+    assert "Traceback" not in err
+
+
+def test_config_table_flattens(run_cli, tmp_path):
+    code, _, _ = run_cli("lab", "config-table", "--config", json.dumps({"label": "t", "a": {"b": [1]}}),
+                         "--csv", tmp_path / "c.csv", "--html", tmp_path / "c.html")
+    assert code == 0
+    assert (tmp_path / "c.csv").read_text() == 'key,value\na.b,[1]\nlabel,"""t"""\n'
