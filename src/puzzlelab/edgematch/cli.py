@@ -1,5 +1,162 @@
-"""Command line of this engine (commands are added as the engine lands)."""
+"""`puzzlelab edgematch ...`: generate, score, show, and the searches (beam, dfs, lds, sweep).
+
+Other modules of this package add sub-commands through `EXTRA_COMMANDS` (each a module with
+`register(subparsers)`), e.g. the meet-in-the-middle solver's `mitm_cli`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+
+from ..lab.cli_support import add_output_args
+from ..lab.errors import InputError
+
+EXTRA_COMMANDS = ("search_cli", "mitm_cli")
 
 
-def register(parser):
-    parser.set_defaults(handler=None)
+def add_puzzle_args(p: argparse.ArgumentParser, hints: bool = True) -> None:
+    """PUZZLE, --format and (optionally) --hints/--hints-file, shared by every command."""
+    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle file (e2pieces or Brendan's format)")
+    p.add_argument("--format", choices=("e2pieces", "brendan"), default=None,
+                   help="force the puzzle format (default: auto-detect)")
+    if hints:
+        p.add_argument("--hints", choices=("none", "start", "all"), default="none",
+                       help="fixed pieces to enforce: none, the start piece, or start + clues (default: none)")
+        p.add_argument("--hints-file", metavar="FILE", default=None,
+                       help="hints 'ROW COL PIECE ROT' per line (default: the official set's own hints)")
+
+
+def open_puzzle(args):
+    from .puzzle import load_puzzle
+
+    return load_puzzle(args.puzzle, args.format)
+
+
+def open_hints(args, puzzle):
+    from .hints import resolve_hints
+
+    return resolve_hints(puzzle, getattr(args, "hints", "none"), getattr(args, "hints_file", None))
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("generate", help="write an E2-like puzzle with a planted perfect solution",
+                       description="Generate an N x N E2-like puzzle (Brendan's text format) and its solution.")
+    p.add_argument("--size", type=int, required=True, help="board side N (3..64)")
+    p.add_argument("--frame-colors", type=int, default=None, help="frame colours (default: 5 at N=16, scaled)")
+    p.add_argument("--inner-colors", type=int, default=None, help="inner colours (default: 17 at N=16, scaled)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", required=True, metavar="PUZZLE.txt", help="the puzzle, Brendan's format")
+    p.add_argument("--solution", metavar="BOARD.json", help="the planted solution as a board JSON")
+    p.add_argument("--hints-out", metavar="HINTS.txt",
+                   help="E2-style hints taken from the solution (start cell, then four clue cells)")
+    p.add_argument("--json", action="store_true", help="print a JSON summary")
+    p.set_defaults(handler=_generate)
+
+    p = sub.add_parser("score", help="score a board (matched inner edges) and check it",
+                       description="Matched inner edges, maximum, validity (pieces at most once, rotations "
+                                   "0-3, hints respected). Boards: JSON, record-board text, Brendan solutions.")
+    add_puzzle_args(p)
+    p.add_argument("board", metavar="BOARD", help="board file (JSON, text layout, or Brendan solution)")
+    p.add_argument("--name", help="the board to score in a multi-board text file (default: all)")
+    add_output_args(p)
+    p.set_defaults(handler=_score)
+
+    p = sub.add_parser("show", help="draw a board with its edge colours, mismatches in red")
+    add_puzzle_args(p)
+    p.add_argument("board", metavar="BOARD")
+    p.add_argument("--name", help="the board to draw in a multi-board text file (default: the first)")
+    p.add_argument("--png", metavar="FILE", help="write a PNG")
+    p.add_argument("--svg", metavar="FILE", help="write an SVG")
+    p.add_argument("--title", default=None, help="picture title (default: name and score)")
+    p.add_argument("--numbers", action="store_true", help="print piece numbers on the cells")
+    p.add_argument("--text", action="store_true", help="print the board in the text layout")
+    p.set_defaults(handler=_show)
+
+    for name in EXTRA_COMMANDS:
+        try:
+            module = importlib.import_module(f"{__package__}.{name}")
+        except ModuleNotFoundError as err:
+            if err.name == f"{__package__}.{name}":
+                continue
+            raise
+        module.register(sub)
+
+
+def _generate(args) -> int:
+    from ..lab import canonical
+    from .board import board_to_json
+    from .generate import generate
+    from .hints import e2_hint_cells, hints_from_board, write_hints
+    from .puzzle import write_puzzle
+
+    puzzle, solution = generate(args.size, args.frame_colors, args.inner_colors, args.seed)
+    write_puzzle(args.out, puzzle)
+    if args.solution:
+        canonical.write_json(args.solution, board_to_json(solution))
+    if args.hints_out:
+        write_hints(args.hints_out, hints_from_board(solution, e2_hint_cells(puzzle.rows, puzzle.cols)))
+    summary = {"puzzle": args.out, "rows": puzzle.rows, "cols": puzzle.cols, "pieces": puzzle.n_pieces,
+               "colors": puzzle.n_colors - 1, "max_score": puzzle.max_score, "seed": args.seed}
+    if args.json:
+        print(canonical.dumps(summary, indent=1), end="")
+    else:
+        print(f"{args.out}: {puzzle.rows}x{puzzle.cols}, {puzzle.n_colors - 1} colours, planted solution "
+              f"{puzzle.max_score}/{puzzle.max_score}")
+    return 0
+
+
+def _score(args) -> int:
+    from ..lab.results import emit
+    from .board import load_board, load_boards
+    from .score import check_board
+
+    puzzle = open_puzzle(args)
+    hints = open_hints(args, puzzle)
+    boards = [load_board(args.board, args.name)] if args.name else load_boards(args.board)
+    rows = []
+    for b in boards:
+        rec = {"name": b.name, **check_board(puzzle, b, hints, args.board).as_dict()}
+        if "score" in b.meta and b.meta["score"].lstrip("-").isdigit():
+            rec["stated_score"] = int(b.meta["score"])
+        rows.append(rec)
+    text = "\n".join(f"{r['name']}: {r['score']}/{r['max_score']} {'valid' if r['valid'] else 'INVALID'}"
+                     f"{'' if r['complete'] else ' (incomplete: ' + str(r['placed']) + ' placed)'}"
+                     + "".join(f"\n  {msg}" for msg in r["problems"]) for r in rows)
+    result = rows[0] if len(rows) == 1 else {"boards": rows}
+    emit(result, as_json=args.json, out=args.out, timing=args.timing, text=text)
+    return 0
+
+
+def _show(args) -> int:
+    from .board import format_board_text, load_board
+    from .draw import draw_board
+    from .score import check_board
+
+    puzzle = open_puzzle(args)
+    hints = open_hints(args, puzzle)
+    board = load_board(args.board, args.name)
+    check = check_board(puzzle, board, hints, args.board)
+    if not (args.png or args.svg or args.text):
+        raise InputError("nothing to do: give --png FILE, --svg FILE or --text")
+    title = args.title if args.title is not None else f"{board.name}: {check.score}/{check.max_score}"
+    for path in (args.png, args.svg):
+        if path:
+            draw_board(puzzle, board, path, title=title, numbers=args.numbers)
+    if args.text:
+        print(format_board_text(board), end="")
+    else:
+        print(f"{board.name}: {check.score}/{check.max_score} {'valid' if check.valid else 'INVALID'}")
+    return 0

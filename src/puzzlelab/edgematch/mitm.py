@@ -1,0 +1,321 @@
+"""BANDSAW: the exact best completion of a band of rows, by meeting in the middle, with a proof.
+
+For budgets b = 0, 1, 2, ... (the ratchet) both halves of the band are enumerated up to b
+mismatches (`mitm_enum`, pruned by the suffix bounds of `mitm_bounds`), indexed by (piece set,
+seam row) and joined (`mitm_join`). The first round whose join finds a completion proves it
+optimal: every earlier round enumerated, completely, every completion that could have scored
+lower. A completion already in hand (the band as given, or a greedy fill) caps the ratchet: when
+every round below its cost comes back empty, that completion is the proven optimum.
+
+`--max-budget` and `--memory-limit` stop the ratchet early; the result then carries the best
+completion in hand, labelled not proven, and the lower bound the finished rounds establish.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..lab.errors import InputError
+from ..lab.progress import Progress
+from ..lab.sizes import format_size, peak_rss_bytes
+from .board import Board, board_to_json
+from .mitm_band import Band, BandProblem, Half, build
+from .mitm_bounds import INF, start_bound, suffix_bounds, table_bytes
+from .mitm_enum import DONE, FOUND, FULL, QUOTA, WalkState, walk
+from .mitm_join import index, join
+from .score import mismatch_edges, score_board
+
+BASE_ALLOWANCE = 256 << 20  # bytes the memory limit sets aside for the interpreter, numba and the board
+JOIN_OVERHEAD = 40  # bytes per record for hashing, sorting and indexing during the join
+NODE_QUOTA = 20_000_000  # nodes per kernel call between progress lines
+FIRST_CAPACITY = 1 << 14
+
+
+class MemoryWall(Exception):
+    """A half's table would not fit in the memory limit."""
+
+
+@dataclass
+class HalfRun:
+    records: int
+    nodes: int
+    pruned: int
+    entries: dict | None  # the index (None when the walk hit the memory wall)
+
+
+def band_mismatches(puzzle, board: Board, band: Band) -> int:
+    """Unmatched inner edges with at least one side in the band (via the project's scorer)."""
+    h, v = mismatch_edges(puzzle, board)
+    inside = np.zeros((board.rows, board.cols), bool)
+    inside[band.r0:band.r1, band.c0:band.c1] = True
+    hb = h & (inside[:, :-1] | inside[:, 1:])
+    vb = v & (inside[:-1, :] | inside[1:, :])
+    return int(hb.sum() + vb.sum())
+
+
+def _record_bytes(problem: BandProblem) -> int:
+    return problem.words * 8 + problem.band.width + 1 + JOIN_OVERHEAD
+
+
+class _Budget:
+    """Deterministic memory accounting: records of both halves against the limit (None = no limit)."""
+
+    def __init__(self, limit: int | None, fixed: int, record_bytes: int):
+        self.limit = limit
+        self.record_bytes = record_bytes
+        self.free = None if limit is None else max(0, limit - BASE_ALLOWANCE - fixed)
+
+    def capacity(self, other_records: int) -> int | None:
+        if self.free is None:
+            return None
+        return max(0, self.free // self.record_bytes - other_records)
+
+
+def _run_half(half: Half, lb: np.ndarray, ncol: int, words: int, budget: int, cap_limit: int | None,
+              progress: Progress, label: str) -> HalfRun:
+    """Enumerate one half within `budget`; index its fillings. entries=None when memory runs out."""
+    state = WalkState(half.n, words)
+    if half.n == 0 or budget < 0:
+        return HalfRun(0, 0, 0, index(np.zeros((0, words), np.uint64), np.zeros((0, half.width), np.uint8),
+                                      np.zeros(0, np.uint8)))
+    seam_w = half.width if half.seam else 0
+    cap = FIRST_CAPACITY if cap_limit is None else min(FIRST_CAPACITY, cap_limit)
+    bits = np.zeros((cap, words), np.uint64)
+    seam = np.zeros((cap, seam_w), np.uint8)
+    cost = np.zeros(cap, np.uint8)
+    while True:
+        status = walk(half.rows, half.width, ncol, half.seam, half.cand_ptr, half.cand_bit, half.cand_u,
+                      half.cand_r, half.cand_d, half.cand_l, half.static, lb, budget,
+                      state.t, state.ci, state.chosen, state.g, state.used, state.rest, state.counters,
+                      bits, seam, cost, NODE_QUOTA, -1)
+        if status == DONE:
+            break
+        if status == QUOTA:
+            progress.line(f"{label}: {state.nodes:,} nodes, {int(state.counters[3]):,} fillings")
+            continue
+        assert status == FULL
+        new_cap = 2 * cap if cap_limit is None else min(2 * cap, cap_limit)
+        if new_cap <= cap:
+            return HalfRun(int(state.counters[3]), state.nodes, state.pruned, None)
+        bits = np.concatenate([bits, np.zeros((new_cap - cap, words), np.uint64)])
+        seam = np.concatenate([seam, np.zeros((new_cap - cap, seam_w), np.uint8)])
+        cost = np.concatenate([cost, np.zeros(new_cap - cap, np.uint8)])
+        cap = new_cap
+    n = int(state.counters[3])
+    bits, seam, cost = bits[:n], seam[:n], cost[:n]
+    if half.turned and seam_w:
+        seam = np.ascontiguousarray(seam[:, ::-1])  # read right to left: lines up with the upper half
+    return HalfRun(n, state.nodes, state.pruned, index(bits, seam, cost))
+
+
+def _replay(half: Half, lb: np.ndarray, ncol: int, words: int, budget: int, leaf: int) -> list:
+    """The filling reached at leaf number `leaf` of the walk with this budget: [(r, c, piece, rot)]."""
+    if half.n == 0:
+        return []
+    state = WalkState(half.n, words)
+    dummy_bits = np.zeros((0, words), np.uint64)
+    dummy_seam = np.zeros((0, half.width), np.uint8)
+    dummy_cost = np.zeros(0, np.uint8)
+    while True:
+        status = walk(half.rows, half.width, ncol, half.seam, half.cand_ptr, half.cand_bit, half.cand_u,
+                      half.cand_r, half.cand_d, half.cand_l, half.static, lb, budget,
+                      state.t, state.ci, state.chosen, state.g, state.used, state.rest, state.counters,
+                      dummy_bits, dummy_seam, dummy_cost, NODE_QUOTA, leaf)
+        if status == FOUND:
+            break
+        if status == DONE:  # pragma: no cover - the walk is deterministic
+            raise RuntimeError("replay did not reach the recorded leaf")
+    out = []
+    for t, (r, c) in enumerate(half.board_cells):
+        q = int(state.chosen[t])
+        out.append((r, c, int(half.cand_piece[q]), int(half.cand_rot[q])))
+    return out
+
+
+def greedy_fill(problem: BandProblem) -> Board:
+    """A quick complete band: cells in row order, each taking the free piece and turn that mismatches least."""
+    puzzle, band = problem.puzzle, problem.band
+    board = problem.board.copy()
+    for r, c in band.cells():
+        board.piece[r, c] = -1
+    hint_at = {(h.row, h.col): (h.piece, h.rot % 4) for h in problem.hints}
+    free = [int(p) for p in problem.pieces if int(p) not in {h.piece for h in problem.hints}]
+    for r, c in band.cells():
+        if (r, c) in hint_at:
+            board.piece[r, c], board.rot[r, c] = hint_at[(r, c)]
+            continue
+        best = None
+        for p in free:
+            for rho in range(4):
+                sides = puzzle.rotated[p, rho]
+                cost = 0
+                for s, (dr, dc) in enumerate(((-1, 0), (0, 1), (1, 0), (0, -1))):
+                    rr, cc = r + dr, c + dc
+                    if not (0 <= rr < puzzle.rows and 0 <= cc < puzzle.cols):
+                        cost += 0 if sides[s] == 0 else 100  # the border must be grey
+                        continue
+                    q = board.piece[rr, cc]
+                    if q < 0:
+                        continue
+                    other = puzzle.rotated[q, board.rot[rr, cc] % 4, (s + 2) % 4]
+                    cost += 0 if (sides[s] == other and other != 0) else 1
+                key = (cost, p, rho)
+                if best is None or key < best:
+                    best = key
+        _, p, rho = best
+        board.piece[r, c], board.rot[r, c] = p, rho
+        free.remove(p)
+    return board
+
+
+def _respects_hints(problem: BandProblem, board: Board) -> bool:
+    return all(board.piece[h.row, h.col] == h.piece and board.rot[h.row, h.col] % 4 == h.rot % 4
+               for h in problem.hints)
+
+
+def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int | None = None,
+          sweep: int | None = None, progress: Progress | None = None) -> dict:
+    """Run the budget ratchet on a band; the result dict of `puzzlelab edgematch mitm`.
+
+    sweep: keep enumerating the halves (without joining) up to this budget after the optimum is
+    proven, to measure how the tables grow per extra mismatch.
+    """
+    start = time.perf_counter()
+    progress = progress or Progress(None, "mitm", enabled=False)
+    puzzle, band = problem.puzzle, problem.band
+    halves = [problem.upper] + ([problem.lower] if problem.lower is not None else [])
+    tables = [suffix_bounds(h.rows, h.width, problem.ncol, h.cand_ptr, h.cand_u, h.cand_r, h.cand_d, h.cand_l,
+                            h.static) for h in halves]
+    bounds = [start_bound(t) for t in tables]
+    relaxed = min(INF, sum(bounds))
+    fixed_bytes = sum(table_bytes(h.rows, h.width, problem.ncol) for h in halves)
+    budget_mem = _Budget(memory_limit, fixed_bytes, _record_bytes(problem))
+
+    # the completion in hand: the band as given (when complete and true to the hints), else a greedy fill
+    if problem.incumbent is not None and _respects_hints(problem, problem.incumbent):
+        best_board, source = problem.incumbent.copy(), "input"
+    else:
+        best_board, source = greedy_fill(problem), "greedy"
+    before = band_mismatches(puzzle, problem.incumbent, band) if problem.incumbent is not None else None
+    best = band_mismatches(puzzle, best_board, band)
+    progress.line(f"band rows {band.r0}:{band.r1} cols {band.c0}:{band.c1}, {len(problem.pieces)} pieces, "
+                  f"halves {problem.upper.rows}+{problem.lower.rows if problem.lower else 0} rows; "
+                  f"relaxed bound {relaxed}, {source} completion {best}")
+
+    rounds = []
+    proven = False
+    lower_bound = relaxed
+    stop = None
+    b = 0
+    last = best - 1 if max_budget is None else min(best - 1, max_budget)
+    sweep_to = -1 if sweep is None else sweep
+    while b <= max(last, sweep_to):
+        sweeping = proven
+        if not sweeping and b > last:
+            break
+        t0 = time.perf_counter()
+        rec = {"budget": b, "phase": "sweep" if sweeping else "ratchet"}
+        runs = []
+        other_records = 0
+        for k, half in enumerate(halves):
+            other_min = bounds[1 - k] if len(halves) == 2 else 0
+            run = _run_half(half, tables[k], problem.ncol, problem.words, b - other_min,
+                            budget_mem.capacity(other_records), progress, f"b={b} {'upper' if k == 0 else 'lower'}")
+            runs.append(run)
+            other_records += run.records
+            if run.entries is None:
+                break
+        names = ("upper", "lower")
+        for k in range(2):
+            run = runs[k] if k < len(runs) else None
+            rec[f"{names[k]}_partials"] = None if run is None else run.records
+            rec[f"{names[k]}_entries"] = None if run is None or run.entries is None else len(run.entries["cost"])
+            rec[f"{names[k]}_nodes"] = None if run is None else run.nodes
+            rec[f"{names[k]}_pruned"] = None if run is None else run.pruned
+        rec["pruned"] = sum(r.pruned for r in runs)
+        rec["table_bytes"] = budget_mem.record_bytes * other_records + fixed_bytes
+        wall = any(r.entries is None for r in runs)
+        found = None
+        if wall:
+            rec.update(join_candidates=None, joins=None, found=False, status="memory")
+        elif sweeping:
+            rec.update(join_candidates=None, joins=None, found=None, status="sweep")
+        else:
+            if len(halves) == 2:
+                j = join(runs[0].entries, runs[1].entries, b)
+            else:
+                ent = runs[0].entries
+                ok = np.flatnonzero(ent["cost"].astype(np.int64) <= b)
+                j = {"candidates": len(ok), "joins": len(ok), "best": None}
+                if len(ok):
+                    order = np.lexsort((ent["leaf"][ok], ent["cost"][ok]))
+                    k0 = ok[order[0]]
+                    j["best"] = (int(ent["cost"][k0]), int(ent["leaf"][k0]), -1)
+            found = j["best"]
+            rec.update(join_candidates=j["candidates"], joins=j["joins"], found=found is not None,
+                       status="found" if found is not None else "none")
+        rec["time_s"] = time.perf_counter() - t0
+        rec["peak_rss_bytes"] = peak_rss_bytes()
+        rounds.append(rec)
+        progress.line(f"b={b}: upper {rec['upper_partials']} lower {rec['lower_partials']} "
+                      f"joins {rec['joins']} ({rec['status']}, {rec['time_s']:.2f} s, "
+                      f"peak {format_size(rec['peak_rss_bytes'])})")
+        if wall:
+            stop = "memory"
+            lower_bound = max(lower_bound, b) if not proven else lower_bound
+            break
+        if found is not None:
+            total, leaf_u, leaf_l = found
+            board = problem.board.copy()
+            for k, half in enumerate(halves):
+                other_min = bounds[1 - k] if len(halves) == 2 else 0
+                leaf = leaf_u if k == 0 else leaf_l
+                for r, c, p, rho in _replay(half, tables[k], problem.ncol, problem.words, b - other_min, leaf):
+                    board.piece[r, c], board.rot[r, c] = p, rho
+            got = band_mismatches(puzzle, board, band)
+            if got != total:  # pragma: no cover - the kernels and the scorer must agree
+                raise RuntimeError(f"band re-scored {got} mismatches, the join said {total}")
+            best_board, best, source = board, total, "mitm"
+            proven = True
+            lower_bound = total
+        elif not sweeping:
+            lower_bound = max(lower_bound, b + 1)
+        b += 1
+    if not proven:
+        if lower_bound >= best:
+            proven, lower_bound = True, best  # every cheaper budget came back empty
+        elif stop is None:
+            stop = "max-budget"
+    elapsed = time.perf_counter() - start
+    return {
+        "proven": proven,
+        "mismatches": best,
+        "lower_bound": lower_bound,
+        "relaxed_bound": relaxed,
+        "before": before,
+        "source": source,
+        "stopped_by": None if proven else stop,
+        "band": band.as_json(),
+        "split": problem.upper.rows,
+        "pieces": len(problem.pieces),
+        "score": score_board(puzzle, best_board),
+        "rounds": rounds,
+        "memory_limit": memory_limit,
+        "board": board_to_json(best_board),
+        "time_s": elapsed,
+    }
+
+
+def solve_band(puzzle, board: Board, band: Band, hints=(), split: int | None = None, board_path=None,
+               **kwargs) -> dict:
+    """Build the band problem (checking the inputs) and solve it."""
+    if kwargs.get("max_budget") is not None and kwargs["max_budget"] < 0:
+        raise InputError(f"--max-budget must be >= 0, not {kwargs['max_budget']}")
+    problem = build(puzzle, board, band, hints, split, board_path)
+    return solve(problem, **kwargs)
+
+
+__all__ = ["solve", "solve_band", "band_mismatches", "greedy_fill"]
