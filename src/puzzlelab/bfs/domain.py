@@ -1,0 +1,201 @@
+"""What a search domain provides to the compressed BFS engine, and the registry of domain strings.
+
+The engine (`puzzlelab.bfs.engine.search`) knows nothing about a puzzle beyond this interface.
+
+A **domain** is any object with these attributes (subclass :class:`Domain` for the defaults):
+
+``name: str``
+    The domain string it was made from, e.g. ``"sliding:3x3:center"``.
+``width: int``
+    Bytes per packed state. States travel as C-contiguous ``uint8`` arrays of shape ``(n, width)``;
+    two states are the same state exactly when their rows are equal byte for byte (so the packing
+    must be canonical: no padding bits left undefined, symmetry reduction, if any, done by `expand`).
+``start: np.ndarray``
+    ``uint8 (k, width)``: the start state(s), depth 0 (distinct rows).
+``max_children: int``
+    An upper bound on the children of one state (the engine sizes its buffers with it).
+``expand(states) -> (children, parent_index, move)``
+    A numba kernel, or a thin Python wrapper around one: ``states`` is ``uint8 (n, width)``;
+    returns ``children uint8 (m, width)``, ``parent_index int64 (m)`` (row of ``states`` each child
+    comes from) and ``move uint8 (m)`` (the move that produced it), ``m <= n * max_children``. The
+    output must depend only on the input rows (deterministic, thread-count independent); children may
+    repeat and may include states seen before: the engine deduplicates. The move id is how a path is
+    reported: replaying a path applies, at each step, the child with that move id.
+``is_goal(states) -> bool[n]`` (optional, ``None`` when absent)
+    A goal test over a batch, used by ``search(..., stop_at_goal=True)``.
+``format_state(row) -> str``, ``parse_state(text) -> row``
+    Text form of one state for the CLI. ``parse_state`` raises
+    :class:`puzzlelab.lab.errors.InputError` on text it cannot read.
+``format_move(move_id, parent_row) -> str``
+    Text form of a move, given the state it is applied to.
+``space_size: int | None`` (optional)
+    Number of reachable states when known (e.g. 9!/2); only used in reports.
+
+**Registry.** :func:`make_domain` maps a domain string to a domain object by its prefix (the part
+before the first ``:``): ``sliding:3x3``, ``sliding:4x4:center``, ``sliding:2x5:edge``, ``cube2:htm``,
+``cube2:qtm``, ``pancake:10``, ``hanoi4:12``. Factories are registered lazily as
+``"module:function"`` strings, so ``snakebird:<level path>`` resolves to
+``puzzlelab.snakebird.domain.make_domain(argument)`` only when used (``argument`` is everything after
+``snakebird:``; the factory returns a domain object as above). :func:`register_domain` adds a prefix
+at run time.
+
+**Using the engine**::
+
+    from puzzlelab.bfs.domain import make_domain
+    from puzzlelab.bfs.engine import search
+
+    result = search(make_domain("sliding:3x3"), max_depth=None, memory_budget="512M",
+                    workdir="/tmp", codec="rowfilter-zstd", stop_at_goal=False, progress=False)
+    result.layers          # [1, 2, 4, 8, ...]: new states at each exact depth
+    result.to_json()       # the CLI's `bfs layers --json` object
+    result.path            # with stop_at_goal=True and a goal found: a verified shortest Path
+    result.close()         # removes the spill files (also done by `with search(...) as result:`)
+
+See :mod:`puzzlelab.bfs.engine` for every keyword of ``search`` and the fields of its result.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Callable
+
+import numpy as np
+
+from puzzlelab.lab.errors import InputError
+
+__all__ = ["Domain", "make_domain", "register_domain", "domain_help"]
+
+
+class Domain:
+    """Base class with the optional parts of the interface filled in; subclasses set the rest."""
+
+    name: str = ""
+    width: int = 0
+    max_children: int = 0
+    start: np.ndarray
+    is_goal: Callable | None = None
+    space_size: int | None = None
+
+    def expand(self, states: np.ndarray):  # pragma: no cover - every domain overrides it
+        raise NotImplementedError
+
+    def format_state(self, row: np.ndarray) -> str:
+        return " ".join(f"{int(b):02x}" for b in np.asarray(row, dtype=np.uint8))
+
+    def parse_state(self, text: str) -> np.ndarray:
+        try:
+            row = np.array([int(t, 16) for t in text.replace(",", " ").split()], dtype=np.uint8)
+        except ValueError:
+            raise InputError(f"cannot read state {text!r}: expected {self.width} hex bytes") from None
+        if row.size != self.width:
+            raise InputError(f"cannot read state {text!r}: expected {self.width} hex bytes, got {row.size}")
+        return row
+
+    def format_move(self, move_id: int, parent_row: np.ndarray) -> str:
+        return str(int(move_id))
+
+    def __repr__(self) -> str:
+        return f"<domain {self.name} width={self.width} max_children={self.max_children}>"
+
+
+# prefix -> "module:function" (imported on first use) or a callable; the factory gets the text after "prefix:".
+_FACTORIES: dict[str, str | Callable[[str], Domain]] = {
+    "sliding": "puzzlelab.bfs.domains.sliding:make",
+    "cube2": "puzzlelab.bfs.domains.cube2:make",
+    "pancake": "puzzlelab.bfs.domains.pancake:make",
+    "hanoi4": "puzzlelab.bfs.domains.hanoi4:make",
+    "snakebird": "puzzlelab.snakebird.domain:make_domain",
+}
+
+_USAGE = {
+    "sliding": "sliding:RxC[:center|:edge] (e.g. sliding:3x3, sliding:4x4:center)",
+    "cube2": "cube2:htm or cube2:qtm",
+    "pancake": "pancake:N (2 <= N <= 16)",
+    "hanoi4": "hanoi4:N (1 <= N <= 32 discs)",
+    "snakebird": "snakebird:LEVEL_FILE",
+}
+
+
+def domain_help() -> str:
+    """The accepted domain strings, for error messages and --help."""
+    return ", ".join(_USAGE.get(p, f"{p}:...") for p in _FACTORIES)
+
+
+def register_domain(prefix: str, factory: str | Callable[[str], Domain], usage: str | None = None) -> None:
+    """Add (or replace) a domain prefix: `factory` is a callable or a lazy "module:function" string."""
+    _FACTORIES[prefix] = factory
+    if usage:
+        _USAGE[prefix] = usage
+
+
+def _resolve(factory: str | Callable[[str], Domain]) -> Callable[[str], Domain]:
+    if callable(factory):
+        return factory
+    module, _, func = factory.partition(":")
+    return getattr(importlib.import_module(module), func)
+
+
+def make_domain(spec: str) -> Domain:
+    """The domain object for a domain string such as ``sliding:3x3`` (InputError when unknown)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise InputError(f"empty domain string: expected one of {domain_help()}")
+    prefix, _, arg = spec.strip().partition(":")
+    if prefix not in _FACTORIES:
+        raise InputError(f"unknown domain {spec!r}: expected one of {domain_help()}")
+    try:
+        factory = _resolve(_FACTORIES[prefix])
+    except (ImportError, AttributeError) as err:
+        raise InputError(f"domain {spec!r}: its module is not available ({err})") from None
+    domain = factory(arg)
+    if not getattr(domain, "name", ""):
+        domain.name = spec.strip()
+    check_domain(domain)
+    return domain
+
+
+def check_domain(domain) -> None:
+    """Validate the static parts of a domain object (a programming error, not user input, if wrong)."""
+    width = int(domain.width)
+    start = np.asarray(domain.start)
+    if width < 1:
+        raise ValueError(f"{domain.name}: width must be >= 1")
+    if start.dtype != np.uint8 or start.ndim != 2 or start.shape[1] != width or start.shape[0] < 1:
+        raise ValueError(f"{domain.name}: start must be uint8 (k, {width}), got {start.dtype} {start.shape}")
+    if int(domain.max_children) < 1:
+        raise ValueError(f"{domain.name}: max_children must be >= 1")
+
+
+def parse_int(text: str, what: str, spec: str, lo: int, hi: int) -> int:
+    """An integer parameter of a domain string, with a clear message when it is not one."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"domain {spec!r}: {what} must be an integer, got {text!r}") from None
+    if not lo <= value <= hi:
+        raise InputError(f"domain {spec!r}: {what} must be between {lo} and {hi}, got {value}")
+    return value
+
+
+class Rooted(Domain):
+    """The same puzzle searched from other start states (used by `bfs solve --from STATE`)."""
+
+    def __init__(self, inner, start: np.ndarray):
+        self.inner = inner
+        self.name = inner.name
+        self.width = inner.width
+        self.max_children = inner.max_children
+        self.space_size = getattr(inner, "space_size", None)
+        self.start = np.ascontiguousarray(np.atleast_2d(start), dtype=np.uint8)
+        self.is_goal = getattr(inner, "is_goal", None)
+
+    def expand(self, states):
+        return self.inner.expand(states)
+
+    def format_state(self, row) -> str:
+        return self.inner.format_state(row)
+
+    def parse_state(self, text: str):
+        return self.inner.parse_state(text)
+
+    def format_move(self, move_id: int, parent_row=None) -> str:
+        return self.inner.format_move(move_id, parent_row)

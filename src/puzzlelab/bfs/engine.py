@@ -1,0 +1,477 @@
+"""The compressed, disk-friendly breadth-first search: sort+merge dedup, compressed runs, 1-byte parents.
+
+For each depth D the frontier F_D is expanded in chunks; each chunk's children are radix-sorted
+on their packed keys, deduplicated (keeping the smallest parent hash of a state's copies),
+encoded and kept as a run. One streaming k-way merge of the runs with the visited set V_D then
+writes V_{D+1}, the next frontier F_{D+1} and, aligned with it, the 1-byte hash of each new
+state's parent. Nothing ever looks a state up at random. Stores stay in memory until the
+`memory_budget` is reached and are then moved to files under the work directory.
+
+``search(domain, ...)`` keywords:
+
+- ``max_depth``: stop after this depth (None: until the frontier is empty).
+- ``memory_budget``: bytes or a size such as ``"512M"``, ``"2G"``: data the engine keeps in memory
+  (the interpreter and compiled kernels, ~150-200 MB, come on top).
+- ``workdir``: folder for spill files (a private subfolder is made and removed; default: the
+  system's temporary folder).
+- ``codec``: ``rowfilter-zstd`` (default), ``zstd``, ``delta-zstd``, ``raw`` or ``rowfilter``.
+- ``order``: key byte order, ``"le"`` (default) or ``"be"`` (see :mod:`puzzlelab.bfs.keys`).
+- ``stop_at_goal``: stop at the first depth holding a goal state (``domain.is_goal``, or ``goal``
+  rows when given) and rebuild a verified shortest path into ``result.path``.
+- ``goal``: ``uint8 (g, width)`` target states (used by ``bfs solve``); implies a goal test.
+- ``keep_layers``: keep every depth's states and parent hashes (needed to rebuild paths; default
+  True). With False each frontier is dropped once expanded.
+- ``chunk_states``: parents expanded per chunk (default: from the budget, at most 2^20).
+- ``progress``: a progress line per depth on stderr.
+
+The result (:class:`SearchResult`) has ``layers``, ``states``, ``max_depth``, ``complete``,
+``visited_bytes``, ``bits_per_state``, ``parent_bytes``, ``run_bytes``, ``spilled_bytes``,
+``peak_rss_bytes``, ``time_s``, per-depth ``depths`` records, ``goal_depth``/``goal_row`` and
+``path``; ``to_json()`` gives the CLI object. Close it (or use ``with``) to delete spill files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import math
+import os
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.progress import Progress
+from puzzlelab.lab.sizes import current_rss_bytes, format_size, parse_size, peak_rss_bytes
+
+from .codec import DEFAULT_CODEC, Codec, block_records
+from .keys import ORDERS, child_keys_and_tags, nwords, row_hash8, rows_to_keys, sort_unique
+from .merge import KeySource, KeyWriter, merge, merge_bytes
+from .storage import BudgetError, MemoryBudget, RecordStore
+
+MAX_CHUNK = 1 << 20
+MIN_CHUNK = 1024
+RUN_DIR_PREFIX = "puzzlelab-bfs-"
+
+
+@dataclass
+class Path_:
+    """A path from a start state: `moves[i]` turns `states[i]` into `states[i + 1]`."""
+
+    states: list[np.ndarray]
+    moves: list[int]
+    verified: bool = False
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+
+@dataclass
+class SearchResult:
+    domain: object
+    codec: str
+    order: str
+    memory_budget: int
+    chunk_states: int
+    layers: list[int] = field(default_factory=list)
+    depths: list[dict] = field(default_factory=list)
+    complete: bool = False
+    visited_bytes: int = 0
+    parent_bytes: int = 0
+    run_bytes: int = 0
+    runs: int = 0
+    children: int = 0
+    spilled_bytes: int = 0
+    spill_files: int = 0
+    accounted_peak_bytes: int = 0
+    peak_rss_bytes: int = 0
+    time_s: float = 0.0
+    goal_depth: int | None = None
+    goal_row: np.ndarray | None = None
+    goal_tag: int = 0
+    path: Path_ | None = None
+    path_time_s: float = 0.0
+    layer_stores: list = field(default_factory=list, repr=False)
+    run_dir: Path | None = None
+
+    @property
+    def states(self) -> int:
+        return int(sum(self.layers))
+
+    @property
+    def max_depth(self) -> int:
+        return len(self.layers) - 1
+
+    @property
+    def bits_per_state(self) -> float:
+        return 8.0 * self.visited_bytes / self.states if self.states else 0.0
+
+    def to_json(self) -> dict:
+        d = self.domain
+        out = {
+            "domain": d.name,
+            "layers": list(self.layers),
+            "states": self.states,
+            "max_depth": self.max_depth,
+            "complete": self.complete,
+            "codec": self.codec,
+            "order": self.order,
+            "dedup": "sortmerge",
+            "width": int(d.width),
+            "memory_budget_bytes": self.memory_budget,
+            "chunk_states": self.chunk_states,
+            "visited_bytes": self.visited_bytes,
+            "bits_per_state": self.bits_per_state,
+            "parent_bytes": self.parent_bytes,
+            "run_bytes": self.run_bytes,
+            "runs": self.runs,
+            "children": self.children,
+            "spilled_bytes": self.spilled_bytes,
+            "spill_files": self.spill_files,
+            "accounted_peak_bytes": self.accounted_peak_bytes,
+            "depths": self.depths,
+            "peak_rss_bytes": self.peak_rss_bytes,
+            "time_s": self.time_s,
+        }
+        if self.goal_depth is not None:
+            out["goal_depth"] = self.goal_depth
+            out["goal"] = d.format_state(self.goal_row)
+        if self.path is not None:
+            out["path"] = path_json(d, self.path)
+            out["path_time_s"] = self.path_time_s
+        return out
+
+    def close(self) -> None:
+        for s in self.layer_stores:
+            s.close()
+        self.layer_stores = []
+        if self.run_dir is not None:
+            shutil.rmtree(self.run_dir, ignore_errors=True)
+            self.run_dir = None
+
+    def __enter__(self) -> "SearchResult":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def path_json(domain, path: Path_) -> dict:
+    return {
+        "length": len(path.moves),
+        "moves": [domain.format_move(m, s) for m, s in zip(path.moves, path.states)],
+        "states": [domain.format_state(s) for s in path.states],
+        "verified": path.verified,
+    }
+
+
+# --- work directory and memory ------------------------------------------------------------------
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def make_run_dir(workdir: str | os.PathLike | None) -> Path:
+    """A private spill folder inside workdir; leftovers of dead runs there are removed first."""
+    base = Path(workdir) if workdir is not None else Path(tempfile.gettempdir())
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"cannot use --workdir: {err.strerror}", base) from None
+    if not base.is_dir() or not os.access(base, os.W_OK):
+        raise InputError("cannot use --workdir: not a writable folder", base)
+    for old in base.glob(RUN_DIR_PREFIX + "*"):
+        m = re.match(re.escape(RUN_DIR_PREFIX) + r"(\d+)-", old.name)
+        if m and old.is_dir() and not _pid_alive(int(m.group(1))):
+            shutil.rmtree(old, ignore_errors=True)
+    return Path(tempfile.mkdtemp(prefix=f"{RUN_DIR_PREFIX}{os.getpid()}-", dir=base))
+
+
+def limit_heap_growth() -> None:
+    """Make glibc return big freed blocks to the system at once (keeps RSS close to what is in use)."""
+    with contextlib.suppress(Exception):
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-3, 1 << 17)  # M_MMAP_THRESHOLD: blocks >= 128 KiB get their own mapping
+        libc.mallopt(-1, 1 << 20)  # M_TRIM_THRESHOLD
+
+
+def per_child_bytes(width: int) -> int:
+    """Working bytes per generated child: the row, parent index, move, keys + tags and their scratch."""
+    k = nwords(width)
+    return width + 8 + 1 + 2 * (8 * k + 1)
+
+
+def plan_chunk(domain, budget: int, chunk_states: int | None) -> tuple[int, int]:
+    """(parents per chunk, bytes reserved for one chunk's expansion)."""
+    width = int(domain.width)
+    per_parent = width + 1 + int(domain.max_children) * per_child_bytes(width)
+    if chunk_states is None:
+        chunk_states = max(MIN_CHUNK, min(MAX_CHUNK, (budget // 3) // per_parent))
+    chunk_states = int(chunk_states)
+    if chunk_states < 1:
+        raise InputError(f"chunk size must be >= 1, got {chunk_states}")
+    return chunk_states, chunk_states * per_parent
+
+
+# --- the search ---------------------------------------------------------------------------------
+class _GoalWatch:
+    """Called on every block of the new frontier: remembers the first goal state (in sorted order)."""
+
+    def __init__(self, domain, goal_rows: np.ndarray | None):
+        self.domain = domain
+        self.goal_keys = None if goal_rows is None else {bytes(r) for r in goal_rows}
+        self.found = None  # (row, tag)
+
+    def __call__(self, rows: np.ndarray, tags: np.ndarray, offset: int) -> None:
+        if self.found is not None or rows.shape[0] == 0:
+            return
+        if self.goal_keys is not None:
+            for i in range(rows.shape[0]):
+                if bytes(rows[i]) in self.goal_keys:
+                    self.found = (rows[i].copy(), int(tags[i]))
+                    return
+            return
+        hits = np.flatnonzero(np.asarray(self.domain.is_goal(rows)))
+        if hits.size:
+            self.found = (rows[hits[0]].copy(), int(tags[hits[0]]))
+
+
+def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "2G",
+           workdir: str | os.PathLike | None = None, codec: str = DEFAULT_CODEC, stop_at_goal: bool = False,
+           progress: bool = True, order: str = "le", goal: np.ndarray | None = None, keep_layers: bool = True,
+           chunk_states: int | None = None, zstd_level: int = 3) -> SearchResult:
+    """Layered BFS from domain.start with sort+merge dedup and compressed, spillable stores."""
+    if order not in ORDERS:
+        raise InputError(f"unknown key byte order {order!r}: expected le or be")
+    if max_depth is not None and max_depth < 0:
+        raise InputError(f"--max-depth must be >= 0, got {max_depth}")
+    budget_bytes = parse_size(memory_budget)
+    codec_obj = Codec(codec, zstd_level)
+    if goal is not None:
+        stop_at_goal = True
+        goal = np.ascontiguousarray(np.atleast_2d(goal), dtype=np.uint8)
+    if stop_at_goal and goal is None and getattr(domain, "is_goal", None) is None:
+        raise InputError(f"domain {domain.name} has no goal test")
+    width = int(domain.width)
+    k = nwords(width)
+    le = order == "le"
+    block = block_records(width)
+    chunk, chunk_bytes = plan_chunk(domain, budget_bytes, chunk_states)
+    writer_bytes = KeyWriter.bytes_needed(block, k, width)
+    need = max(chunk_bytes + writer_bytes + block * width, merge_bytes(2, block, k, width) + 2 * writer_bytes)
+    if budget_bytes < need:
+        raise BudgetError(f"memory budget {format_size(budget_bytes)} is too small to hold one chunk of "
+                          f"{chunk:,} states of {domain.name} (width {width} bytes): at least {format_size(need)} is needed")
+    limit_heap_growth()
+    run_dir = make_run_dir(workdir)
+    mem = MemoryBudget(budget_bytes, run_dir)
+    result = SearchResult(domain=domain, codec=codec, order=order, memory_budget=budget_bytes, chunk_states=chunk,
+                          run_dir=run_dir)
+    t0 = time.perf_counter()
+    try:
+        _run(domain, result, mem, codec_obj, le, k, block, chunk, chunk_bytes, writer_bytes, max_depth,
+             stop_at_goal, goal, keep_layers, progress)
+        if result.goal_row is not None and keep_layers:
+            from .parents import rebuild_path
+
+            t1 = time.perf_counter()
+            result.path = rebuild_path(domain, result.layer_stores, result.goal_depth, result.goal_row,
+                                       result.goal_tag)
+            result.path_time_s = time.perf_counter() - t1
+    except BaseException:
+        result.close()
+        raise
+    result.time_s = time.perf_counter() - t0
+    result.spilled_bytes = mem.spilled_bytes
+    result.spill_files = mem.spill_files
+    result.accounted_peak_bytes = mem.peak
+    result.peak_rss_bytes = peak_rss_bytes()
+    return result
+
+
+def _run(domain, result, mem, codec, le, k, block, chunk, chunk_bytes, writer_bytes, max_depth, stop_at_goal, goal,
+         keep_layers, progress) -> None:
+    width = int(domain.width)
+    watch = _GoalWatch(domain, goal) if stop_at_goal else None
+
+    # depth 0
+    start = np.ascontiguousarray(domain.start, dtype=np.uint8)
+    skeys, stags = sort_unique(rows_to_keys(start, le), np.zeros(start.shape[0], dtype=np.uint8), width)
+    visited = RecordStore(mem, "visited-0", width, codec, tagged=False)
+    layer = RecordStore(mem, "layer-0", width, codec, tagged=True)
+    mem.reserve(2 * writer_bytes, "the depth-0 writers")
+    vw = KeyWriter(visited, le, block, k)
+    lw = KeyWriter(layer, le, block, k, on_block=watch)
+    vw.append(skeys)
+    lw.append(skeys, stags)
+    vw.flush()
+    lw.flush()
+    del vw, lw
+    mem.release(2 * writer_bytes)
+    result.layers.append(layer.count)
+    depth = 0
+    bar = Progress(None if max_depth is None else max_depth, f"bfs {domain.name}", unit="depth",
+                   interval_s=math.inf, enabled=progress)
+    t_depth = time.perf_counter()
+    _record_depth(result, 0, layer, visited, 0, 0, 0, mem, t_depth, bar)
+    if keep_layers:
+        result.layer_stores.append(layer)
+    try:
+        while True:
+            if watch is not None and watch.found is not None:
+                result.goal_depth = depth
+                result.goal_row, result.goal_tag = watch.found
+                break
+            if layer.count == 0:
+                result.complete = True
+                result.layers.pop()  # the empty depth is not a layer
+                result.depths.pop()
+                if keep_layers:
+                    result.layer_stores.pop().close()
+                break
+            if max_depth is not None and depth >= max_depth:
+                break
+            t_depth = time.perf_counter()
+            runs, children = _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, writer_bytes,
+                                           consume=not keep_layers, depth=depth)
+            if not keep_layers:
+                layer.close()
+            run_bytes = sum(r.stored_bytes for r in runs)
+            result.runs += len(runs)
+            result.children += children
+            result.run_bytes += run_bytes
+            runs = _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth)
+            depth += 1
+            new_visited = RecordStore(mem, f"visited-{depth}", width, codec, tagged=False)
+            new_layer = RecordStore(mem, f"layer-{depth}", width, codec, tagged=True)
+            sources = [KeySource(visited, le, consume=True)] + [KeySource(r, le, consume=True) for r in runs]
+            need = merge_bytes(len(sources), block, k, width) + 2 * writer_bytes
+            mem.reserve(need, f"merging {len(sources)} sorted runs")
+            merge(sources, 0, block, k, width, KeyWriter(new_visited, le, block, k),
+                  KeyWriter(new_layer, le, block, k, on_block=watch))
+            mem.release(need)
+            visited.close()
+            for r in runs:
+                r.close()
+            visited, layer = new_visited, new_layer
+            result.layers.append(layer.count)
+            if keep_layers:
+                result.layer_stores.append(layer)
+            _record_depth(result, depth, layer, visited, children, len(runs), run_bytes, mem, t_depth, bar)
+    finally:
+        bar.close()
+    result.visited_bytes = visited.stored_bytes
+    result.parent_bytes = sum(d["parent_bytes"] for d in result.depths)
+    visited.close()
+    if not keep_layers:
+        layer.close()
+
+
+def _record_depth(result, depth, layer, visited, children, runs, run_bytes, mem, t_depth, bar) -> None:
+    rec = {
+        "depth": depth,
+        "new": layer.count,
+        "visited": visited.count,
+        "children": children,
+        "runs": runs,
+        "run_bytes": run_bytes,
+        "layer_bytes": layer.rows_bytes,
+        "parent_bytes": layer.tag_bytes,
+        "visited_bytes": visited.stored_bytes,
+        "spilled_bytes": mem.spilled_bytes,
+        "time_s": time.perf_counter() - t_depth,
+        "peak_rss_bytes": peak_rss_bytes(),
+    }
+    result.depths.append(rec)
+    bits = 8 * visited.stored_bytes / max(1, visited.count)
+    bar.update(1)
+    bar.line(f"depth {depth}: {layer.count:,} new, {visited.count:,} visited ({bits:.2f} bits/state), "
+             f"spilled {format_size(mem.spilled_bytes)}, rss {format_size(current_rss_bytes())}")
+
+
+def _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, writer_bytes, consume, depth):
+    """Expand every state of `layer` chunk by chunk; returns (sorted deduplicated runs, children)."""
+    width = int(domain.width)
+    runs: list[RecordStore] = []
+    children_total = 0
+    need = chunk_bytes + writer_bytes + block * width
+    mem.reserve(need, f"one chunk of {chunk:,} states")
+    try:
+        parents = np.empty((min(chunk, max(1, layer.count)), width), dtype=np.uint8)
+        scratch = np.empty((block, width), dtype=np.uint8)
+        filled = 0
+
+        def flush_chunk(n: int) -> None:
+            nonlocal children_total
+            batch = parents[:n]
+            children, parent_index, _moves = domain.expand(batch)
+            m = children.shape[0]
+            children_total += m
+            if m == 0:
+                return
+            phash = row_hash8(batch)
+            keys = np.empty((m, k), dtype=np.uint64)
+            tags = np.empty(m, dtype=np.uint8)
+            child_keys_and_tags(np.ascontiguousarray(children), parent_index, phash, le, keys, tags)
+            del children, parent_index, _moves
+            ukeys, utags = sort_unique(keys, tags, width)
+            run = RecordStore(mem, f"run-{depth}-{len(runs)}", width, codec, tagged=True)
+            w = KeyWriter(run, le, block, k)
+            w.append(ukeys, utags)
+            w.flush()
+            runs.append(run)
+
+        for i in range(len(layer.blocks)):
+            rows, _ = layer.decode(i, scratch)
+            if consume:
+                layer.drop(i)
+            off = 0
+            while off < rows.shape[0]:
+                take = min(rows.shape[0] - off, parents.shape[0] - filled)
+                parents[filled:filled + take] = rows[off:off + take]
+                filled += take
+                off += take
+                if filled == parents.shape[0]:
+                    flush_chunk(filled)
+                    filled = 0
+        if filled:
+            flush_chunk(filled)
+    finally:
+        mem.release(need)
+    return runs, children_total
+
+
+def _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth):
+    """Merge runs in groups until one merge with the visited set fits in the budget."""
+    per_input = merge_bytes(1, block, k, width)
+    fan_in = max(2, (mem.capacity - 2 * writer_bytes - block * width) // max(1, per_input) - 1)
+    level = 0
+    while len(runs) + 1 > fan_in:
+        level += 1
+        grouped = []
+        for g in range(0, len(runs), fan_in):
+            group = runs[g:g + fan_in]
+            if len(group) == 1:
+                grouped.append(group[0])
+                continue
+            out = RecordStore(mem, f"run-{depth}-l{level}-{len(grouped)}", width, codec, tagged=True)
+            need = merge_bytes(len(group), block, k, width) + writer_bytes
+            mem.reserve(need, f"merging {len(group)} runs")
+            merge([KeySource(r, le, consume=True) for r in group], -1, block, k, width, None,
+                  KeyWriter(out, le, block, k))
+            mem.release(need)
+            for r in group:
+                r.close()
+            grouped.append(out)
+        runs = grouped
+    return runs

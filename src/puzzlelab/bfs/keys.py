@@ -1,0 +1,179 @@
+"""Sort keys for packed states: rows <-> uint64 words, LSD radix sort, dedup, 1-byte parent hashes.
+
+A state row of `width` bytes becomes `nwords = ceil(width / 8)` uint64 words whose lexicographic
+order is the sort order of the search. Byte order "be" makes row byte 0 the most significant (the
+order of the rows as strings); "le" makes the last row byte the most significant (the order of
+the row read as a little-endian integer). The codec always sees rows in their own byte layout, so
+the two orders differ only in which records end up next to each other.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+ORDERS = ("le", "be")
+
+
+def nwords(width: int) -> int:
+    return (width + 7) // 8
+
+
+@njit(cache=True, inline="always")
+def _key_byte_pos(b, width, le):
+    """Row byte that is key byte b (0 = most significant)."""
+    return width - 1 - b if le else b
+
+
+@njit(cache=True)
+def rows_to_keys_into(rows, le, out):
+    """Fill out[:n] (n, nwords) with the keys of rows (n, width)."""
+    n, width = rows.shape
+    nw = out.shape[1]
+    for i in range(n):
+        for w in range(nw):
+            v = np.uint64(0)
+            for k in range(8):
+                b = 8 * w + k
+                v <<= np.uint64(8)
+                if b < width:
+                    v |= np.uint64(rows[i, _key_byte_pos(b, width, le)])
+            out[i, w] = v
+
+
+def rows_to_keys(rows: np.ndarray, le: bool) -> np.ndarray:
+    out = np.empty((rows.shape[0], nwords(rows.shape[1])), dtype=np.uint64)
+    rows_to_keys_into(np.ascontiguousarray(rows), le, out)
+    return out
+
+
+@njit(cache=True)
+def keys_to_rows_into(keys, le, out):
+    n, width = out.shape
+    for i in range(n):
+        for b in range(width):
+            w = b >> 3
+            shift = np.uint64(8 * (7 - (b & 7)))
+            out[i, _key_byte_pos(b, width, le)] = np.uint8((keys[i, w] >> shift) & np.uint64(255))
+
+
+def keys_to_rows(keys: np.ndarray, width: int, le: bool) -> np.ndarray:
+    out = np.empty((keys.shape[0], width), dtype=np.uint8)
+    keys_to_rows_into(keys, le, out)
+    return out
+
+
+@njit(cache=True, inline="always")
+def key_less(a, i, b, j):
+    """a[i] < b[j] lexicographically over the words."""
+    for w in range(a.shape[1]):
+        x = a[i, w]
+        y = b[j, w]
+        if x != y:
+            return x < y
+    return False
+
+
+@njit(cache=True, inline="always")
+def key_equal(a, i, b, j):
+    for w in range(a.shape[1]):
+        if a[i, w] != b[j, w]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def row_hash8(rows):
+    """The 1-byte parent hash H(S): FNV-1a over the row bytes, folded to 8 bits."""
+    n, width = rows.shape
+    out = np.empty(n, dtype=np.uint8)
+    for i in range(n):
+        h = np.uint32(2166136261)
+        for j in range(width):
+            h = (h ^ np.uint32(rows[i, j])) * np.uint32(16777619)
+        h ^= h >> np.uint32(16)
+        h ^= h >> np.uint32(8)
+        out[i] = np.uint8(h & np.uint32(255))
+    return out
+
+
+@njit(cache=True)
+def radix_sort(keys, tags, nbytes, tmp_keys, tmp_tags):
+    """Stable LSD radix sort of (keys, tags) by the first `nbytes` key bytes, 8 bits a pass.
+
+    Passes whose byte is the same in every key are skipped. Returns the pair of arrays that holds
+    the result (either the inputs or the scratch arrays).
+    """
+    n = keys.shape[0]
+    nw = keys.shape[1]
+    counts = np.zeros((nbytes, 256), dtype=np.int64)
+    for i in range(n):
+        for b in range(nbytes):
+            w = b >> 3
+            d = (keys[i, w] >> np.uint64(8 * (7 - (b & 7)))) & np.uint64(255)
+            counts[b, d] += 1
+    src_k, src_t, dst_k, dst_t = keys, tags, tmp_keys, tmp_tags
+    offsets = np.empty(256, dtype=np.int64)
+    for b in range(nbytes - 1, -1, -1):
+        trivial = False
+        for d in range(256):
+            if counts[b, d] == n:
+                trivial = True
+                break
+            if counts[b, d] != 0:
+                break
+        if trivial or n == 0:
+            continue
+        total = 0
+        for d in range(256):
+            offsets[d] = total
+            total += counts[b, d]
+        w = b >> 3
+        shift = np.uint64(8 * (7 - (b & 7)))
+        for i in range(n):
+            d = (src_k[i, w] >> shift) & np.uint64(255)
+            p = offsets[d]
+            offsets[d] = p + 1
+            for x in range(nw):
+                dst_k[p, x] = src_k[i, x]
+            dst_t[p] = src_t[i]
+        src_k, dst_k = dst_k, src_k
+        src_t, dst_t = dst_t, src_t
+    return src_k, src_t
+
+
+@njit(cache=True)
+def dedup_min_tag(keys, tags):
+    """Compact sorted (keys, tags) in place to distinct keys, keeping the smallest tag; returns the count."""
+    n = keys.shape[0]
+    if n == 0:
+        return 0
+    m = 0
+    for i in range(1, n):
+        if key_equal(keys, i, keys, m):
+            if tags[i] < tags[m]:
+                tags[m] = tags[i]
+        else:
+            m += 1
+            if m != i:
+                for x in range(keys.shape[1]):
+                    keys[m, x] = keys[i, x]
+                tags[m] = tags[i]
+    return m + 1
+
+
+@njit(cache=True)
+def child_keys_and_tags(children, parent_index, parent_hash, le, keys, tags):
+    """Keys of the children and, for each, the 1-byte hash of its parent."""
+    rows_to_keys_into(children, le, keys)
+    for i in range(children.shape[0]):
+        tags[i] = parent_hash[parent_index[i]]
+
+
+def sort_unique(keys: np.ndarray, tags: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sort (keys, tags) and drop duplicate keys (smallest tag kept); returns views of the result."""
+    tmp_k = np.empty_like(keys)
+    tmp_t = np.empty_like(tags)
+    k, t = radix_sort(keys, tags, width, tmp_k, tmp_t)
+    m = dedup_min_tag(k, t)
+    return k[:m], t[:m]
