@@ -1,0 +1,199 @@
+"""The engine: a dictionary with its tries and work buffers, and the operations the CLI and the
+experiments use — list moves (separator trie or forward-trie baseline), search a position, time
+the three word searches."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .board import Board, neighbours
+from .dictionary import Dictionary
+from .movegen import PATH_WIDTH, generate_forward, generate_full
+from .search import GENERATIONS, NODES, negamax
+from .trie import forward_trie, separator_trie
+
+FIND_CAP = 1 << 17
+STACK_CAP = 1 << 21
+MAX_PLY = 64
+
+
+@dataclass(frozen=True)
+class Move:
+    cell: int
+    letter: int
+    word: int
+    length: int
+    path: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """How `best` searches: alpha-beta or plain minimax, ordering, long-word pruning, incremental pages."""
+
+    alphabeta: bool = True
+    order: bool = True
+    prune: bool = False
+    slack: int = 0  # pruning keeps, per cell, the words at most this much shorter than its longest
+    endgame: int = 6  # pruning stops when this many empty cells or fewer remain
+    incremental: bool = True
+
+
+@dataclass
+class SearchResult:
+    move: Move | None  # None: the side to move must pass
+    value: int
+    nodes: int
+    generations: int
+    time_s: float
+    root_moves: int
+
+
+class Engine:
+    def __init__(self, dictionary: Dictionary):
+        self.dictionary = dictionary
+        self.sep = dictionary.alphabet.size
+        self.trie = separator_trie(dictionary.codes, dictionary.lengths, self.sep)
+        self._forward = None
+        self.lengths = dictionary.lengths.astype(np.int32)
+        n_words = len(dictionary)
+        self.stamp = np.zeros(n_words * self.sep, dtype=np.int32)
+        self.epoch = np.zeros(1, dtype=np.int64)
+        self.f_cell = np.empty(FIND_CAP, dtype=np.int16)
+        self.f_letter = np.empty(FIND_CAP, dtype=np.int8)
+        self.f_word = np.empty(FIND_CAP, dtype=np.int32)
+        self.f_path = np.empty((FIND_CAP, PATH_WIDTH), dtype=np.int8)
+        self.no_path = np.empty((1, PATH_WIDTH), dtype=np.int8)
+        self._nbr: dict[int, np.ndarray] = {}
+        self._stack = None
+
+    @property
+    def forward(self):
+        if self._forward is None:
+            self._forward = forward_trie(self.dictionary.codes, self.dictionary.lengths)
+        return self._forward
+
+    def nbr(self, size: int) -> np.ndarray:
+        if size not in self._nbr:
+            self._nbr[size] = neighbours(size)
+        return self._nbr[size]
+
+    def played_mask(self, words) -> np.ndarray:
+        played = np.zeros(len(self.dictionary), dtype=np.uint8)
+        for w in words:
+            i = self.dictionary.index.get(w)
+            if i is not None:
+                played[i] = 1
+        return played
+
+    def _epoch_guard(self) -> None:
+        if self.epoch[0] > (1 << 30):
+            self.stamp[:] = 0
+            self.epoch[0] = 0
+
+    def generate(self, board: Board, played: np.ndarray | None = None, paths: bool = False) -> int:
+        """Full separator-trie generation into the find buffers; returns the number of moves."""
+        played = self.played_mask(board.played) if played is None else played
+        self._epoch_guard()
+        t = self.trie
+        n, e = generate_full(board.cells, self.nbr(board.size), t.mask, t.base, t.kids, t.term, self.sep, played,
+                             self.stamp, self.epoch[0], self.f_cell, self.f_letter, self.f_word,
+                             self.f_path if paths else self.no_path, paths)
+        self.epoch[0] = e
+        if n < 0:
+            raise RuntimeError("balda: find buffer too small")
+        return n
+
+    def moves(self, board: Board, paths: bool = True) -> list[Move]:
+        """Every distinct (cell, letter, word) move, sorted by cell, letter, word; one path each."""
+        n = self.generate(board, paths=paths)
+        out = []
+        for i in range(n):
+            w = int(self.f_word[i])
+            length = int(self.lengths[w])
+            path = tuple(int(x) for x in self.f_path[i, :length]) if paths else ()
+            out.append(Move(int(self.f_cell[i]), int(self.f_letter[i]), w, length, path))
+        out.sort(key=lambda m: (m.cell, m.letter, m.word))
+        return out
+
+    def forward_moves(self, board: Board) -> list[tuple[int, int, int]]:
+        """The baseline's (cell, letter, word) triples, sorted."""
+        played = self.played_mask(board.played)
+        t = self.forward
+        n = generate_forward(board.cells, self.nbr(board.size), t.mask, t.base, t.kids, t.term, self.sep, played,
+                             self.f_cell, self.f_letter, self.f_word)
+        if n < 0:
+            raise RuntimeError("balda: find buffer too small")
+        return [(int(self.f_cell[i]), int(self.f_letter[i]), int(self.f_word[i])) for i in range(n)]
+
+    # --- game-tree search ---------------------------------------------------------------------------
+
+    def _stack_for(self, cells: int):
+        if self._stack is None or self._stack["head"].shape[1] != cells:
+            self._stack = {
+                "m_cell": np.empty(STACK_CAP, dtype=np.int16),
+                "m_letter": np.empty(STACK_CAP, dtype=np.int8),
+                "m_word": np.empty(STACK_CAP, dtype=np.int32),
+                "m_len": np.empty(STACK_CAP, dtype=np.int32),
+                "m_next": np.empty(STACK_CAP, dtype=np.int32),
+                "head": np.full((MAX_PLY + 2, cells), -1, dtype=np.int32),
+                "ord": np.empty(STACK_CAP, dtype=np.int32),
+                "maxlen": np.zeros((MAX_PLY + 2, cells), dtype=np.int32),
+            }
+        return self._stack
+
+    def load_root(self, board: Board, played: np.ndarray, seed: int | None = None) -> int:
+        """Put the root's moves on the stack as page 0 (optionally shuffled by `seed` to break ties)."""
+        s = self._stack_for(board.size * board.size)
+        n = self.generate(board, played)
+        idx = np.arange(n)
+        if seed is not None:
+            idx = np.random.default_rng(seed).permutation(n)
+        s["m_cell"][:n] = self.f_cell[idx]
+        s["m_letter"][:n] = self.f_letter[idx]
+        s["m_word"][:n] = self.f_word[idx]
+        s["m_len"][:n] = self.lengths[self.f_word[idx]]
+        head = s["head"]
+        head[0, :] = -1
+        nxt = s["m_next"]
+        for j in range(n):
+            c = int(s["m_cell"][j])
+            nxt[j] = head[0, c]
+            head[0, c] = j
+        return n
+
+    def search(self, board: Board, depth: int, options: SearchOptions = SearchOptions(),
+               seed: int | None = None) -> SearchResult:
+        if not 1 <= depth <= MAX_PLY:
+            raise ValueError(f"depth must be in 1..{MAX_PLY}")
+        t0 = time.perf_counter()
+        played = self.played_mask(board.played)
+        cells = board.cells.copy()
+        n = self.load_root(Board(board.size, cells, board.played), played, seed)
+        s = self._stack
+        stats = np.zeros(4, dtype=np.int64)
+        best = np.full(1, -1, dtype=np.int64)
+        self._epoch_guard()
+        t = self.trie
+        value = negamax(depth, -(1 << 30), 1 << 30, board.empty, n,
+                        cells, self.nbr(board.size), t.mask, t.base, t.kids, t.term, self.sep, played, self.lengths,
+                        s["m_cell"], s["m_letter"], s["m_word"], s["m_len"], s["m_next"], s["head"], s["ord"],
+                        s["maxlen"], self.f_cell, self.f_letter, self.f_word, self.no_path, self.stamp, self.epoch,
+                        options.alphabeta, options.order, options.prune, options.slack, options.endgame,
+                        options.incremental, stats, best)
+        elapsed = time.perf_counter() - t0
+        move = None
+        if best[0] >= 0:
+            j = int(best[0])
+            cell, letter, word = int(s["m_cell"][j]), int(s["m_letter"][j]), int(s["m_word"][j])
+            move = self.with_path(board, Move(cell, letter, word, int(self.lengths[word])))
+        return SearchResult(move, int(value), int(stats[NODES]), int(stats[GENERATIONS]), elapsed, n)
+
+    def with_path(self, board: Board, move: Move) -> Move:
+        """The same move with the path the full generation reports for it."""
+        for m in self.moves(board):
+            if (m.cell, m.letter, m.word) == (move.cell, move.letter, move.word):
+                return m
+        raise AssertionError("a searched move is not in the move list")

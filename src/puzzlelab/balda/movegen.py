@@ -1,0 +1,321 @@
+"""Word search on the board (numba kernels).
+
+A *find* is (empty cell, letter, word id, path). `grow` is the one depth-first search over the
+separator trie: it starts at one cell with a known letter, grows the word forward from it, crosses
+the separator and grows the rest backwards from the start cell; at most one empty cell may join the
+path (its letters are the trie children there). Three callers:
+
+- `generate_full`: every empty cell next to a letter, every letter — the whole move list.
+- `generate_new`: the words that pass through one newly filled cell (the incremental search).
+- `generate_forward`: the baseline — a plain forward trie searched from every cell.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .bits import lowest_bit
+from .trie import child
+
+MAX_FRAMES = 72  # path cells (<= 64) + separator + slack
+PATH_WIDTH = 64
+
+
+@njit(cache=True)
+def grow(board, nbr, start, letter, ecell0, mask, base, kids, term, sep, played,
+         f_cell, f_letter, f_word, f_path, record_paths, n):
+    """Append the finds of words through `start` (holding `letter`) to the f_* buffers from index n.
+
+    `ecell0` is `start` when the start cell is the empty one (its letter is being tried), else -1;
+    then one empty neighbour may still join the path. Played words are skipped. Returns the new n.
+    """
+    cap = len(f_word)
+    node0 = child(mask, base, kids, 0, letter)
+    if node0 < 0:
+        return n
+    fr_node = np.empty(MAX_FRAMES, dtype=np.int64)
+    fr_cell = np.empty(MAX_FRAMES, dtype=np.int64)
+    fr_ext = np.empty(MAX_FRAMES, dtype=np.int64)
+    fr_phase = np.empty(MAX_FRAMES, dtype=np.int64)
+    fr_it = np.empty(MAX_FRAMES, dtype=np.int64)
+    fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
+    fr_empty = np.zeros(MAX_FRAMES, dtype=np.bool_)
+    sepbit = np.uint64(1) << np.uint64(sep)
+    ecell = ecell0
+    eletter = letter if ecell0 >= 0 else -1
+    visited = np.uint64(1) << np.uint64(start)
+    d = 0
+    sep_at = -1
+    fr_node[0] = node0
+    fr_cell[0] = start
+    fr_ext[0] = start
+    fr_phase[0] = 0
+    fr_it[0] = -1
+    fr_bits[0] = 0
+    fr_empty[0] = ecell0 >= 0
+    while d >= 0:
+        node = fr_node[d]
+        if fr_it[d] == -1:  # forward frame: first try to cross the separator
+            fr_it[d] = 0
+            sn = child(mask, base, kids, node, sep)
+            if sn >= 0:
+                d += 1
+                sep_at = d
+                fr_node[d] = sn
+                fr_cell[d] = -1
+                fr_ext[d] = start
+                fr_phase[d] = 1
+                fr_it[d] = 0
+                fr_bits[d] = 0
+                fr_empty[d] = False
+                w = term[sn]
+                if w >= 0 and ecell >= 0 and played[w] == 0:
+                    if n >= cap:
+                        return -1
+                    f_cell[n] = ecell
+                    f_letter[n] = eletter
+                    f_word[n] = w
+                    if record_paths:
+                        k = 0
+                        for i in range(sep_at):
+                            f_path[n, k] = fr_cell[i]
+                            k += 1
+                        for i in range(k, PATH_WIDTH):
+                            f_path[n, i] = -1
+                    n += 1
+                continue
+        if fr_bits[d] != 0:  # the next letter for the empty neighbour being tried
+            b = fr_bits[d]
+            s = np.int64(lowest_bit(b))
+            fr_bits[d] = b & (b - np.uint64(1))
+            cell = nbr[fr_ext[d], fr_it[d] - 1]
+            cn = child(mask, base, kids, node, s)
+            ecell = cell
+            eletter = s
+            is_empty = True
+        else:
+            if fr_it[d] >= 4:
+                if fr_empty[d]:
+                    ecell = -1
+                    eletter = -1
+                if fr_cell[d] >= 0:
+                    visited &= ~(np.uint64(1) << np.uint64(fr_cell[d]))
+                d -= 1
+                continue
+            cell = nbr[fr_ext[d], fr_it[d]]
+            fr_it[d] += 1
+            if cell < 0 or (visited >> np.uint64(cell)) & np.uint64(1):
+                continue
+            v = board[cell]
+            if v < 0:
+                if ecell < 0:
+                    fr_bits[d] = mask[node] & ~sepbit
+                continue
+            cn = child(mask, base, kids, node, v)
+            if cn < 0:
+                continue
+            is_empty = False
+        # push the frame of `cell`, reached at trie node cn
+        d += 1
+        fr_node[d] = cn
+        fr_cell[d] = cell
+        fr_ext[d] = cell
+        fr_phase[d] = fr_phase[d - 1]
+        fr_it[d] = -1 if fr_phase[d] == 0 else 0
+        fr_bits[d] = 0
+        fr_empty[d] = is_empty
+        visited |= np.uint64(1) << np.uint64(cell)
+        w = term[cn]
+        if w >= 0 and ecell >= 0 and played[w] == 0:
+            if n >= cap:
+                return -1
+            f_cell[n] = ecell
+            f_letter[n] = eletter
+            f_word[n] = w
+            if record_paths:
+                k = 0
+                for i in range(d, sep_at, -1):
+                    f_path[n, k] = fr_cell[i]
+                    k += 1
+                for i in range(sep_at):
+                    f_path[n, k] = fr_cell[i]
+                    k += 1
+                for i in range(k, PATH_WIDTH):
+                    f_path[n, i] = -1
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def frontier(board, nbr):
+    """Empty cells with a filled orthogonal neighbour, in cell order."""
+    out = np.empty(len(board), dtype=np.int64)
+    k = 0
+    for x in range(len(board)):
+        if board[x] >= 0:
+            continue
+        for j in range(4):
+            u = nbr[x, j]
+            if u >= 0 and board[u] >= 0:
+                out[k] = x
+                k += 1
+                break
+    return out[:k]
+
+
+@njit(cache=True)
+def generate_full(board, nbr, mask, base, kids, term, sep, played, stamp, epoch0,
+                  f_cell, f_letter, f_word, f_path, record_paths):
+    """Every distinct (cell, letter, word) move of the position (first path found for each).
+
+    `stamp[word * sep + letter]` remembers the cell run (epoch) that found it, so duplicates (the same
+    word through the same cell by another path) are dropped without sorting. Returns (count, epoch),
+    count -1 when the buffers are too small.
+    """
+    n = 0
+    epoch = epoch0
+    cells = frontier(board, nbr)
+    root = mask[0]
+    for x in cells:
+        epoch += 1
+        for letter in range(sep):
+            if (root >> np.uint64(letter)) & np.uint64(1) == 0:
+                continue
+            m = grow(board, nbr, x, letter, x, mask, base, kids, term, sep, played,
+                     f_cell, f_letter, f_word, f_path, record_paths, n)
+            if m < 0:
+                return -1, epoch
+            k = n
+            for i in range(n, m):  # keep the first find of each word at this (cell, letter)
+                key = f_word[i] * sep + letter
+                if stamp[key] == epoch:
+                    continue
+                stamp[key] = epoch
+                if k != i:
+                    f_cell[k] = f_cell[i]
+                    f_letter[k] = f_letter[i]
+                    f_word[k] = f_word[i]
+                    if record_paths:
+                        f_path[k, :] = f_path[i, :]
+                k += 1
+            n = k
+    return n, epoch
+
+
+@njit(cache=True)
+def generate_new(board, nbr, cell, mask, base, kids, term, sep, played, f_cell, f_letter, f_word, f_path):
+    """The finds through the newly filled `cell` (may repeat a triple; the caller deduplicates)."""
+    return grow(board, nbr, cell, board[cell], -1, mask, base, kids, term, sep, played,
+                f_cell, f_letter, f_word, f_path, False, 0)
+
+
+@njit(cache=True)
+def _grow_forward(board, nbr, start, letter, ecell0, mask, base, kids, term, played,
+                  f_cell, f_letter, f_word, n):
+    """Forward-trie search from `start` (holding `letter`), at most one empty cell on the path."""
+    cap = len(f_word)
+    node0 = child(mask, base, kids, 0, letter)
+    if node0 < 0:
+        return n
+    fr_node = np.empty(MAX_FRAMES, dtype=np.int64)
+    fr_cell = np.empty(MAX_FRAMES, dtype=np.int64)
+    fr_it = np.empty(MAX_FRAMES, dtype=np.int64)
+    fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
+    fr_empty = np.zeros(MAX_FRAMES, dtype=np.bool_)
+    ecell = ecell0
+    eletter = letter if ecell0 >= 0 else -1
+    visited = np.uint64(1) << np.uint64(start)
+    d = 0
+    fr_node[0] = node0
+    fr_cell[0] = start
+    fr_it[0] = 0
+    fr_empty[0] = ecell0 >= 0
+    w = term[node0]
+    while d >= 0:
+        node = fr_node[d]
+        if fr_bits[d] != 0:
+            b = fr_bits[d]
+            s = np.int64(lowest_bit(b))
+            fr_bits[d] = b & (b - np.uint64(1))
+            cell = nbr[fr_cell[d], fr_it[d] - 1]
+            cn = child(mask, base, kids, node, s)
+            ecell = cell
+            eletter = s
+            is_empty = True
+        else:
+            if fr_it[d] >= 4:
+                if fr_empty[d]:
+                    ecell = -1
+                    eletter = -1
+                visited &= ~(np.uint64(1) << np.uint64(fr_cell[d]))
+                d -= 1
+                continue
+            cell = nbr[fr_cell[d], fr_it[d]]
+            fr_it[d] += 1
+            if cell < 0 or (visited >> np.uint64(cell)) & np.uint64(1):
+                continue
+            v = board[cell]
+            if v < 0:
+                if ecell < 0:
+                    fr_bits[d] = mask[node]
+                continue
+            cn = child(mask, base, kids, node, v)
+            if cn < 0:
+                continue
+            is_empty = False
+        d += 1
+        fr_node[d] = cn
+        fr_cell[d] = cell
+        fr_it[d] = 0
+        fr_bits[d] = 0
+        fr_empty[d] = is_empty
+        visited |= np.uint64(1) << np.uint64(cell)
+        w = term[cn]
+        if w >= 0 and ecell >= 0 and played[w] == 0:
+            if n >= cap:
+                return -1
+            f_cell[n] = ecell
+            f_letter[n] = eletter
+            f_word[n] = w
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def generate_forward(board, nbr, mask, base, kids, term, alphabet_size, played, f_cell, f_letter, f_word):
+    """Baseline: forward-trie search from every filled cell and every empty cell next to one, then
+    duplicates removed by sorting. Returns the number of distinct moves (sorted by cell, letter, word),
+    or -1 when the buffers are too small."""
+    n = 0
+    root = mask[0]
+    cells = frontier(board, nbr)
+    is_front = np.zeros(len(board), dtype=np.bool_)
+    for x in cells:
+        is_front[x] = True
+    for s in range(len(board)):
+        if board[s] >= 0:
+            n = _grow_forward(board, nbr, s, board[s], -1, mask, base, kids, term, played, f_cell, f_letter, f_word, n)
+            if n < 0:
+                return -1
+        elif is_front[s]:
+            for letter in range(alphabet_size):
+                if (root >> np.uint64(letter)) & np.uint64(1):
+                    n = _grow_forward(board, nbr, s, letter, s, mask, base, kids, term, played,
+                                      f_cell, f_letter, f_word, n)
+                    if n < 0:
+                        return -1
+    keys = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        keys[i] = (np.int64(f_cell[i]) * alphabet_size + f_letter[i]) * (1 << 32) + f_word[i]
+    keys.sort()
+    k = 0
+    for i in range(n):
+        if i > 0 and keys[i] == keys[i - 1]:
+            continue
+        f_word[k] = keys[i] & 0xFFFFFFFF
+        rest = keys[i] >> 32
+        f_letter[k] = rest % alphabet_size
+        f_cell[k] = rest // alphabet_size
+        k += 1
+    return k

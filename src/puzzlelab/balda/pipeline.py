@@ -1,0 +1,5 @@
+"""Experiment commands (placeholder)."""
+
+
+def register(sub):
+    pass
