@@ -1,0 +1,346 @@
+"""The pipeline on a real SLURM: `snakemake --profile profiles/slurm` against a single-node cluster on localhost.
+
+The test installs Debian's `slurm-wlm` and `munge` when they are missing, starts munged, slurmctld
+and slurmd in a private folder (tests/slurm_cluster.py), and runs config/test.yaml in a copy of the
+workflow: first a run in which one job is cancelled with `scancel` while it runs, then the same
+command again, which must finish the reproduction without redoing finished work. It checks that
+every non-local job went through SLURM with the threads, memory and time limit of its rule, and
+that the artifacts equal, byte for byte, those of a local run (`--cores 2`) of the same config.
+
+The copies get one extra experiment, `slurm_probe` (rules written below), so that the test always
+has SLURM jobs to cancel and a determinism check to run as a job, whichever engines have landed.
+
+Needs root (it starts daemons and may install packages); skips otherwise, or fails instead of
+skipping when PUZZLELAB_REQUIRE_SLURM=1 (set by .ci/run, so CI cannot pass without running it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from slurm_cluster import LocalSlurm, install_packages, missing_commands
+
+pytestmark = pytest.mark.slurm
+
+COPY = ["Snakefile", "rules", "config", "profiles", "report", "envs", "data"]
+CONFIG = ["--configfile", "config/test.yaml"]
+# The first status check 2 s after a submission instead of 40 s: the jobs here take seconds.
+FAST_POLL = ["--slurm-init-seconds-before-status-checks", "2"]
+RUN_TIMEOUT = 1500  # seconds; a hung run fails the test instead of hanging CI
+PROBE_N = [3, 20, 40]
+
+PROBE_RULES = f"""\
+# Written by tests/test_slurm.py into its copies of the workflow: a tiny experiment whose jobs
+# always go through SLURM, whatever engines the pipeline has. Each job writes its SLURM job id
+# into its log, and the solve jobs sleep a few seconds so that one can be cancelled while running.
+
+
+localrules:
+    slurm_probe_table,
+
+
+rule slurm_probe_generate:
+    output:
+        "results/slurm_probe/{{n}}.txt",
+    log:
+        "results/logs/slurm_probe/generate_{{n}}.log",
+    conda:
+        ENV
+    threads: threads_for("slurm_probe_generate")
+    resources:
+        mem_mb=mem_mb_for("slurm_probe_generate"),
+        runtime=runtime_for("slurm_probe_generate"),
+    shell:
+        "(env | grep ^SLURM_JOB_ID= || true; seq {{wildcards.n}} > {{output}}) > {{log}} 2>&1"
+
+
+rule slurm_probe_solve:
+    input:
+        "results/slurm_probe/{{n}}.txt",
+    output:
+        "results/slurm_probe/{{n}}.out",
+    log:
+        "results/logs/slurm_probe/solve_{{n}}.log",
+    conda:
+        ENV
+    threads: threads_for("slurm_probe_solve")
+    resources:
+        mem_mb=mem_mb_for("slurm_probe_solve"),
+        runtime=runtime_for("slurm_probe_solve"),
+    params:
+        seconds=lambda wc: 3 + int(wc.n) % 5,
+    shell:
+        "(env | grep ^SLURM_JOB_ID= || true; sleep {{params.seconds}};"
+        " echo {{wildcards.n}} $(wc -l < {{input}}) > {{output}}) > {{log}} 2>&1"
+
+
+rule slurm_probe_table:
+    input:
+        expand("results/slurm_probe/{{n}}.out", n={PROBE_N}),
+    output:
+        "results/slurm_probe/table.txt",
+    log:
+        "results/logs/slurm_probe/table.log",
+    conda:
+        ENV
+    shell:
+        "cat {{input}} > {{output}} 2> {{log}}"
+
+
+register_experiment("slurm_probe", "SLURM probe", ["results/slurm_probe/table.txt"])
+register_determinism("slurm_probe", expand("results/slurm_probe/{{n}}.out", n={PROBE_N}))
+
+
+rule slurm_probe:
+    input:
+        experiment_inputs("slurm_probe"),
+"""
+
+
+# ---------------------------------------------------------------- fixtures
+
+
+def _unavailable(reason: str):
+    if os.environ.get("PUZZLELAB_REQUIRE_SLURM") == "1":
+        pytest.fail(f"PUZZLELAB_REQUIRE_SLURM=1 but the SLURM test cannot run: {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """A running single-node SLURM; every daemon it started is stopped afterwards, even on failure."""
+    if os.name != "posix" or os.geteuid() != 0:
+        _unavailable("the SLURM test needs root: it starts munged, slurmctld and slurmd "
+                     "(and installs Debian's slurm-wlm and munge when missing)")
+    if missing_commands():
+        reason = install_packages()
+        if reason:
+            _unavailable(f"cannot install SLURM: {reason}")
+    try:
+        import snakemake_executor_plugin_slurm  # noqa: F401
+    except ImportError:
+        _unavailable("snakemake-executor-plugin-slurm is not installed (pip install -e '.[dev]')")
+    slurm = LocalSlurm(tmp_path_factory.mktemp("slurm"))
+    try:
+        slurm.start()
+        yield slurm
+    finally:
+        slurm.stop()
+
+
+def copy_workflow(root: Path) -> Path:
+    """The workflow files as a clean clone has them, plus the probe experiment."""
+    root.mkdir(parents=True)
+    for name in COPY:
+        src = REPO / name
+        if src.is_dir():
+            shutil.copytree(src, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+        elif src.exists():
+            shutil.copy2(src, root / name)
+    (root / "rules" / "slurm_probe.smk").write_text(PROBE_RULES)
+    snakefile = (root / "Snakefile").read_text()
+    anchor = 'include: "rules/determinism.smk"\n'
+    assert anchor in snakefile, "the Snakefile no longer includes rules/determinism.smk; update the probe"
+    (root / "Snakefile").write_text(snakefile.replace(anchor, 'include: "rules/slurm_probe.smk"\n' + anchor))
+    return root
+
+
+def run_env(base: dict | None = None) -> dict:
+    env = dict(os.environ if base is None else base)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+    env.setdefault("NUMBA_CACHE_DIR", str(REPO / ".numba_cache"))
+    return env
+
+
+def snakemake_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "snakemake", *args]
+
+
+class SlurmRun:
+    """What the two SLURM runs left behind: their output, the cancelled job, what existed in between."""
+
+    def __init__(self, workdir: Path, cluster: LocalSlurm):
+        self.workdir = workdir
+        self.cluster = cluster
+        self.first = self.second = None  # subprocess.CompletedProcess-like (returncode, output)
+        self.victim: dict | None = None  # the job cancelled in the first run
+        self.finished_before: dict[str, tuple[int, bytes]] = {}  # results after the first run
+
+
+def run_with_one_job_cancelled(cmd, workdir: Path, cluster: LocalSlurm, log: Path):
+    """Start the run, scancel the first probe solve job once it runs, let the run end; return (rc, victim)."""
+    with open(log, "w") as out:
+        proc = subprocess.Popen(cmd, cwd=workdir, env=cluster.env(run_env()), stdout=out, stderr=subprocess.STDOUT)
+        victim = None
+        try:
+            deadline = time.monotonic() + RUN_TIMEOUT
+            while proc.poll() is None and time.monotonic() < deadline:
+                if victim is None:
+                    for job in cluster.queue():
+                        if job["state"] == "RUNNING" and job["comment"].startswith("rule_slurm_probe_solve"):
+                            cluster.run("scancel", job["id"])
+                            victim = job
+                            break
+                time.sleep(0.2)
+            proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    return proc.returncode, victim
+
+
+def snapshot(results: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file under results/ except logs: path -> (mtime in ns, bytes)."""
+    files = {}
+    for path in sorted(results.rglob("*")):
+        rel = path.relative_to(results.parent).as_posix()
+        if path.is_file() and not rel.startswith("results/logs/"):
+            files[rel] = (path.stat().st_mtime_ns, path.read_bytes())
+    return files
+
+
+@pytest.fixture(scope="module")
+def slurm_run(cluster, tmp_path_factory) -> SlurmRun:
+    """The test config through SLURM: one run with a job cancelled mid-run, then the same command to resume."""
+    workdir = copy_workflow(tmp_path_factory.mktemp("slurm-run") / "wf")
+    run = SlurmRun(workdir, cluster)
+    cmd = snakemake_cmd("--profile", "profiles/slurm", *CONFIG, *FAST_POLL)
+    first_log = workdir.parent / "first.log"
+    rc, run.victim = run_with_one_job_cancelled(cmd, workdir, cluster, first_log)
+    run.first = subprocess.CompletedProcess(cmd, rc, first_log.read_text(errors="replace"))
+    run.finished_before = snapshot(workdir / "results")
+    run.second = subprocess.run(cmd, cwd=workdir, env=cluster.env(run_env()), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, timeout=RUN_TIMEOUT)
+    assert run.second.returncode == 0, (
+        "the resumed SLURM run failed:\n" + run.second.stdout[-6000:] + "\n" + cluster.logs()
+    )
+    return run
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory) -> Path:
+    """The same config and workflow run locally, as `make test`'s pipeline test does."""
+    workdir = copy_workflow(tmp_path_factory.mktemp("local-run") / "wf")
+    done = subprocess.run(snakemake_cmd("--cores", "2", *CONFIG), cwd=workdir, env=run_env(),
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    assert done.returncode == 0, done.stderr[-6000:]
+    return workdir
+
+
+# ---------------------------------------------------------------- helpers over the run's logs
+
+SUBMITTED = re.compile(r"Job (\d+) has been submitted with SLURM jobid (\d+) \(log: (\S+?)\)\.?$", re.M)
+
+
+def submissions(output: str) -> list[dict]:
+    """Every SLURM submission a run reported: snakemake job id, SLURM job id, rule, its SLURM log."""
+    rows = []
+    for job, slurm_id, log in SUBMITTED.findall(output):
+        rule = re.search(r"/slurm_logs/rule_([^/]+)/", log).group(1)
+        rows.append({"job": job, "slurm_id": slurm_id, "rule": rule, "log": Path(log)})
+    return rows
+
+
+def nonlocal_jobs(output: str) -> list[str]:
+    """Rules of the jobs a run scheduled on the cluster (`rule x:`; local ones print `localrule x:`)."""
+    return re.findall(r"^rule (\w+):$", output, re.M)
+
+
+def effective_config(workdir: Path) -> dict:
+    return json.loads((workdir / "results" / ".config" / "effective.json").read_text())
+
+
+# ---------------------------------------------------------------- tests
+
+
+def test_cancelled_job_fails_the_first_run(slurm_run):
+    assert slurm_run.victim is not None, "no probe job was seen running: nothing was cancelled\n" + slurm_run.first.stdout[-4000:]
+    assert slurm_run.first.returncode != 0, slurm_run.first.stdout[-4000:]
+    assert f"SLURM-job '{slurm_run.victim['id']}' failed, SLURM status is: 'CANCELLED'" in slurm_run.first.stdout
+    # the cancelled job's output was not left behind, half-written or whole
+    n = re.search(r"(\d+)$", slurm_run.victim["comment"]).group(1)  # rule_slurm_probe_solve_wildcards_<n>
+    assert f"results/slurm_probe/{n}.out" not in slurm_run.finished_before
+
+
+def test_resume_keeps_finished_results_and_completes(slurm_run):
+    """The same command again: finished outputs untouched (same bytes, same mtime), the rest built."""
+    assert slurm_run.finished_before, "the first run finished nothing before the job was cancelled"
+    after = snapshot(slurm_run.workdir / "results")
+    for path, (mtime, data) in slurm_run.finished_before.items():
+        if path.startswith(("results/.determinism/", "results/.config/")):
+            continue
+        assert path in after, f"{path} was lost"
+        assert after[path] == (mtime, data), f"{path} was rebuilt although it was finished"
+    rebuilt = {s["rule"] for s in submissions(slurm_run.second.stdout)}
+    assert "slurm_probe_solve" in rebuilt
+    again = subprocess.run(snakemake_cmd("--profile", "profiles/slurm", *CONFIG, "--dry-run"),
+                           cwd=slurm_run.workdir, env=slurm_run.cluster.env(run_env()), capture_output=True, text=True)
+    assert again.returncode == 0 and "Nothing to be done" in again.stdout + again.stderr, again.stderr[-3000:]
+
+
+def test_every_cluster_job_went_through_slurm(slurm_run):
+    records = slurm_run.cluster.jobcomp_records()  # slurmctld's job-completion history
+    for output in (slurm_run.first.stdout, slurm_run.second.stdout):
+        subs = submissions(output)
+        assert len(subs) == len(nonlocal_jobs(output)), output[-4000:]
+        for s in subs:
+            assert s["slurm_id"] in records, f"SLURM job {s['slurm_id']} ({s['rule']}) missing from jobcomp"
+    subs = submissions(slurm_run.second.stdout)
+    assert {"slurm_probe_solve", "determinism"} <= {s["rule"] for s in subs}
+    for s in subs:
+        assert records[s["slurm_id"]]["JobState"] == "COMPLETED", records[s["slurm_id"]]
+        assert s["log"].is_file(), f"no SLURM log {s['log']}"
+    # the jobs themselves saw the SLURM job id the executor reported
+    all_subs = submissions(slurm_run.first.stdout) + subs
+    ids = {s["slurm_id"] for s in all_subs if s["rule"].startswith("slurm_probe")}
+    for n in PROBE_N:
+        for step in ("generate", "solve"):
+            log = (slurm_run.workdir / "results" / "logs" / "slurm_probe" / f"{step}_{n}.log").read_text()
+            job_id = re.search(r"SLURM_JOB_ID=(\d+)", log)
+            assert job_id and job_id.group(1) in ids, log
+
+
+def test_slurm_requests_come_from_the_config(slurm_run):
+    """--cpus-per-task, --mem and --time of each job equal the rule's threads, mem_mb, runtime in the config."""
+    from puzzlelab.lab.snakemake_support import resource_for
+
+    config = effective_config(slurm_run.workdir)
+    records = slurm_run.cluster.jobcomp_records()
+    node_cpus = os.cpu_count()
+    for s in submissions(slurm_run.second.stdout):
+        rec = records[s["slurm_id"]]
+        tres = dict(item.split("=", 1) for item in rec["Tres"].split(","))
+        rule = s["rule"]
+        assert int(tres["cpu"]) == min(resource_for(config, rule, "threads"), node_cpus), (rule, rec)
+        assert tres["mem"] == f"{resource_for(config, rule, 'mem_mb')}M", (rule, rec)
+        assert int(rec["TimeLimit"]) == resource_for(config, rule, "runtime"), (rule, rec)
+
+
+def test_determinism_check_ran_as_a_slurm_job(slurm_run):
+    record = json.loads((slurm_run.workdir / "results" / "determinism" / "slurm_probe.json").read_text())
+    assert record["all_equal"] and record["artifacts"], record
+
+
+def test_artifacts_equal_a_local_run(slurm_run, local_run):
+    """Everything the SLURM run produced, except timings and logs, is byte-for-byte what a local run produced."""
+
+    def hashed(workdir: Path) -> dict[str, bytes]:
+        return {path: data for path, (_, data) in snapshot(workdir / "results").items()
+                if not path.endswith(".timing.json")}
+
+    on_slurm, local = hashed(slurm_run.workdir), hashed(local_run)
+    assert sorted(on_slurm) == sorted(local)
+    different = [p for p in local if on_slurm[p] != local[p]]
+    assert not different, f"differ between the SLURM and the local run: {different}"
+    assert len(local) > len(PROBE_N)
