@@ -1,0 +1,232 @@
+"""Depth-first backtracking with a global mismatch tolerance, bounded by a node budget.
+
+Cells are filled along the same visiting order and candidate tables as the beam. At each cell the
+candidates are tried best first: those matching every placed neighbour, then those with one
+mismatch, two, ... as long as the mismatches of the whole partial board stay within `tolerance`.
+A node is one placement tried. The search stops at the budget, at a full board, or when the tree
+is exhausted, and reports the deepest board it reached (the best scored among equally deep ones).
+
+The same kernel runs limited-discrepancy search (`lds.py`): with `max_disc` set, taking any
+candidate other than the first one at a cell costs one discrepancy, and paths with more than
+`max_disc` discrepancies are not explored.
+
+`seed` > 0 shuffles each cell's candidates within a mismatch class (random restarts); seed 0 keeps
+the tables' order.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ..lab.errors import InputError
+from .beam import _board_of, _is_used, _neighbours, mix64, seed_hash
+from .board import Board
+from .tables import Tables
+
+
+@njit(cache=True)
+def _fill(d, m, k, t, sides, cols, used, fit_ptr, fit_pr, side_ptr, side_pr, pair_ptr, pair_pr, rotcol, ncol, out):
+    """Candidates for depth d with exactly m mismatches against the k placed neighbours."""
+    n = 0
+    if m == 0 and k >= 2:
+        a, b = sides[0], sides[1]
+        ca, cb = cols[0], cols[1]
+        if a > b:
+            a, b, ca, cb = b, a, cb, ca
+        pi = (0 if b == 1 else (1 if b == 2 else 2)) if a == 0 else (3 if (a == 1 and b == 2) else (4 if a == 1 else 5))
+        code = ca * ncol + cb
+        for x in range(pair_ptr[t, pi, code], pair_ptr[t, pi, code + 1]):
+            pr = pair_pr[x]
+            if _is_used(used, 0, pr >> 2):
+                continue
+            ok = True
+            for j in range(2, k):
+                if rotcol[pr, sides[j]] != cols[j]:
+                    ok = False
+                    break
+            if ok:
+                out[n] = pr
+                n += 1
+        return n
+    if m == 0 and k == 1:
+        for x in range(side_ptr[t, sides[0], cols[0]], side_ptr[t, sides[0], cols[0] + 1]):
+            pr = side_pr[x]
+            if not _is_used(used, 0, pr >> 2):
+                out[n] = pr
+                n += 1
+        return n
+    want = k - m
+    if want >= 1:
+        # matches at least one neighbour: walk the per-side lists, each candidate under its first matching side
+        for j in range(k):
+            s, c = sides[j], cols[j]
+            for x in range(side_ptr[t, s, c], side_ptr[t, s, c + 1]):
+                pr = side_pr[x]
+                if _is_used(used, 0, pr >> 2):
+                    continue
+                first = True
+                for jj in range(j):
+                    if rotcol[pr, sides[jj]] == cols[jj]:
+                        first = False
+                        break
+                if not first:
+                    continue
+                g = 1
+                for jj in range(j + 1, k):
+                    if rotcol[pr, sides[jj]] == cols[jj]:
+                        g += 1
+                if g == want:
+                    out[n] = pr
+                    n += 1
+        return n
+    for x in range(fit_ptr[t], fit_ptr[t + 1]):
+        pr = fit_pr[x]
+        if _is_used(used, 0, pr >> 2):
+            continue
+        g = 0
+        for j in range(k):
+            if rotcol[pr, sides[j]] == cols[j]:
+                g += 1
+        if k - g == m:
+            out[n] = pr
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def search_kernel(D, budget, tolerance, max_disc, seed_h, base_score, order, cell_type, fit_ptr, fit_pr, side_ptr,
+                  side_pr, pair_ptr, pair_pr, rotcol, nb_k, nb_side, nb_depth, nb_fixcol, used0, best_pr):
+    """Backtracking (max_disc < 0: unlimited discrepancies). Returns (nodes, best depth, best score, done)."""
+    ncol = side_ptr.shape[2] - 1
+    width = fit_pr.shape[0] + 1
+    cand = np.empty((max(D, 1), width), np.int32)
+    cand_n = np.zeros(max(D, 1), np.int64)
+    cand_pos = np.zeros(max(D, 1), np.int64)
+    phase = np.zeros(max(D, 1), np.int64)
+    tried = np.zeros(max(D, 1), np.int64)
+    disc = np.zeros(max(D, 1) + 1, np.int64)
+    cur = np.zeros((1, max(D, 1)), np.int16)
+    gain_at = np.zeros(max(D, 1), np.int64)
+    used = np.zeros((1, used0.shape[0]), np.uint64)
+    used[0, :] = used0
+    sides = np.empty(4, np.int64)
+    cols = np.empty(4, np.int64)
+    nodes = 0
+    mism = 0
+    score = base_score
+    best_depth = 0
+    best_score = base_score
+    if D == 0:
+        return 0, 0, base_score, True
+    d = 0
+    k = _neighbours(0, 0, cur, nb_k, nb_side, nb_depth, nb_fixcol, rotcol, sides, cols)
+    cand_n[0] = _fill(0, 0, k, cell_type[order[0]], sides, cols, used, fit_ptr, fit_pr, side_ptr, side_pr, pair_ptr,
+                      pair_pr, rotcol, ncol, cand[0])
+    cand_pos[0] = 0
+    phase[0] = 0
+    tried[0] = 0
+    rng = seed_h
+    while True:
+        if nodes >= budget:
+            return nodes, best_depth, best_score, False
+        if cand_pos[d] < cand_n[d]:
+            if max_disc >= 0 and tried[d] >= 1 and disc[d] + 1 > max_disc:
+                cand_pos[d] = cand_n[d]
+                phase[d] = 99
+                continue
+            if seed_h != 0 and cand_pos[d] == 0:
+                # shuffle this batch of candidates (Fisher-Yates on a splitmix stream)
+                for x in range(cand_n[d] - 1, 0, -1):
+                    rng = mix64(rng + np.uint64(0x9E3779B97F4A7C15))
+                    y = np.int64(rng % np.uint64(x + 1))
+                    tmp = cand[d, x]
+                    cand[d, x] = cand[d, y]
+                    cand[d, y] = tmp
+            pr = cand[d, cand_pos[d]]
+            cand_pos[d] += 1
+            disc[d + 1] = disc[d] + (1 if tried[d] >= 1 else 0)
+            tried[d] += 1
+            nodes += 1
+            p = pr >> 2
+            used[0, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+            cur[0, d] = pr
+            kk = nb_k[d]
+            gain_at[d] = kk - phase[d]
+            mism += phase[d]
+            score += gain_at[d]
+            if d + 1 > best_depth or (d + 1 == best_depth and score > best_score):
+                best_depth = d + 1
+                best_score = score
+                for e in range(d + 1):
+                    best_pr[e] = cur[0, e]
+            if d + 1 == D:
+                return nodes, best_depth, best_score, True
+            d += 1
+            k = _neighbours(0, d, cur, nb_k, nb_side, nb_depth, nb_fixcol, rotcol, sides, cols)
+            phase[d] = 0
+            cand_pos[d] = 0
+            tried[d] = 0
+            cand_n[d] = _fill(d, 0, k, cell_type[order[d]], sides, cols, used, fit_ptr, fit_pr, side_ptr, side_pr,
+                              pair_ptr, pair_pr, rotcol, ncol, cand[d])
+            continue
+        # this mismatch class is exhausted: allow one more mismatch here if the budget permits
+        if phase[d] < nb_k[d] and mism + phase[d] + 1 <= tolerance:
+            phase[d] += 1
+            k = _neighbours(0, d, cur, nb_k, nb_side, nb_depth, nb_fixcol, rotcol, sides, cols)
+            cand_pos[d] = 0
+            cand_n[d] = _fill(d, phase[d], k, cell_type[order[d]], sides, cols, used, fit_ptr, fit_pr, side_ptr,
+                              side_pr, pair_ptr, pair_pr, rotcol, ncol, cand[d])
+            continue
+        # backtrack
+        d -= 1
+        if d < 0:
+            return nodes, best_depth, best_score, True
+        pr = cur[0, d]
+        p = pr >> 2
+        used[0, p >> 6] &= ~(np.uint64(1) << np.uint64(p & 63))
+        mism -= phase[d]
+        score -= gain_at[d]
+
+
+@dataclass
+class SearchResult:
+    board: Board
+    score: int
+    max_score: int
+    depth: int
+    nodes: int
+    time_s: float
+    exhausted: bool
+    iterations: int = 1
+
+
+def run_search(tables: Tables, nodes: int, tolerance: int, seed: int = 0, max_disc: int = -1) -> SearchResult:
+    """One backtracking run (DFS when max_disc < 0); the deepest board reached."""
+    if nodes < 1:
+        raise InputError(f"--nodes must be at least 1, not {nodes}")
+    if tolerance < 0:
+        raise InputError(f"--tolerance must be 0 or more, not {tolerance}")
+    start = time.perf_counter()
+    D = len(tables.order)
+    nw = (tables.n_pieces + 63) // 64
+    used0 = np.zeros(nw, np.uint64)
+    for p in np.flatnonzero(tables.hint_used):
+        used0[p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+    best_pr = np.zeros(max(D, 1), np.int16)
+    seed_h = np.uint64(0) if seed == 0 else seed_hash(seed, 7)
+    n, best_depth, best_score, done = search_kernel(D, int(nodes), int(tolerance), int(max_disc), seed_h,
+                                                    tables.base_score, tables.order, tables.cell_type, tables.fit_ptr,
+                                                    tables.fit_pr, tables.side_ptr, tables.side_pr, tables.pair_ptr,
+                                                    tables.pair_pr, tables.rotcol, tables.nb_k, tables.nb_side,
+                                                    tables.nb_depth, tables.nb_fixcol, used0, best_pr)
+    board = _board_of(tables, best_pr[:best_depth])
+    return SearchResult(board=board, score=int(best_score), max_score=tables.max_score, depth=int(board.filled),
+                        nodes=int(n), time_s=time.perf_counter() - start, exhausted=bool(done and best_depth < D))
+
+
+def dfs(tables: Tables, nodes: int, tolerance: int, seed: int = 0) -> SearchResult:
+    return run_search(tables, nodes, tolerance, seed)
