@@ -47,6 +47,50 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_output_args(p)
     p.set_defaults(handler=_solve)
 
+    p = sub.add_parser("codecs", help="bits per state of the visited sets and frontier runs under every codec",
+                       description="Searches the domain, then re-encodes the visited set after each depth and the "
+                                   "sorted chunk runs of the widest frontier with every codec and both key byte orders.")
+    p.add_argument("domain", metavar="DOMAIN", help=DOMAIN_HELP)
+    p.add_argument("--max-depth", type=int, metavar="D")
+    p.add_argument("--codecs", default="raw,zstd,delta-zstd,rowfilter,rowfilter-zstd", help="comma-separated codecs")
+    p.add_argument("--zstd-level", type=int, default=3)
+    p.add_argument("--chunk-states", type=int, default=65536, help="parents per chunk for the frontier runs")
+    p.add_argument("--memory-budget", default="4G", metavar="SIZE")
+    p.add_argument("--workdir", metavar="DIR")
+    add_output_args(p)
+    p.set_defaults(handler=_codecs)
+
+    p = sub.add_parser("parents", help="1-byte parent hashes vs full parents; cost of rebuilding paths",
+                       description="Searches the domain keeping every layer, then rebuilds paths to evenly spaced "
+                                   "states of the deepest layer with and without the parent-hash filter.")
+    p.add_argument("domain", metavar="DOMAIN", help=DOMAIN_HELP)
+    p.add_argument("--max-depth", type=int, metavar="D")
+    p.add_argument("--samples", type=int, default=5, help="paths to rebuild (default 5)")
+    p.add_argument("--memory-budget", default="4G", metavar="SIZE")
+    p.add_argument("--workdir", metavar="DIR")
+    add_output_args(p)
+    p.set_defaults(handler=_parents)
+
+    p = sub.add_parser("report", help="tables and plots of the bfs experiments (pipeline step)")
+    rsub = p.add_subparsers(dest="table", metavar="EXPERIMENT", required=True)
+    r = rsub.add_parser("layers", help="layer counts against the published ones")
+    r.add_argument("runs", nargs="+")
+    r.add_argument("--reference", help="reference_layer_counts.txt (omit when the corpus is absent)")
+    for opt in ("--csv", "--html", "--detail-csv", "--detail-html"):
+        r.add_argument(opt, required=True)
+    r.set_defaults(handler=_report)
+    r = rsub.add_parser("codecs", help="codec sizes table and plot")
+    r.add_argument("runs", nargs="+")
+    for opt in ("--csv", "--html", "--runs-csv", "--runs-html", "--svg"):
+        r.add_argument(opt, required=True)
+    r.set_defaults(handler=_report)
+    for name, extra in (("dedup", ()), ("budget", ("--svg",)), ("parents", ())):
+        r = rsub.add_parser(name, help=f"bfs_{name} table")
+        r.add_argument("runs", nargs="+")
+        for opt in ("--csv", "--html", *extra):
+            r.add_argument(opt, required=True)
+        r.set_defaults(handler=_report)
+
 
 def _layers(args) -> int:
     from puzzlelab.lab.results import emit
@@ -113,4 +157,58 @@ def _solve(args) -> int:
     text = (f"{domain.name}: {data['length']} moves from {data['from']} to {data['to']}\n{moves}\n"
             f"(verified by replay; {data['states_searched']:,} states searched)")
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=text)
+    return 0
+
+
+def _codecs(args) -> int:
+    from puzzlelab.lab.errors import InputError
+    from puzzlelab.lab.results import emit
+
+    from .codec import CODECS
+    from .domain import make_domain
+    from .experiments import measure_codecs
+
+    codecs = [c.strip() for c in args.codecs.split(",") if c.strip()]
+    for c in codecs:
+        if c not in CODECS:
+            raise InputError(f"unknown codec {c!r}: expected some of {', '.join(CODECS)}")
+    data = measure_codecs(make_domain(args.domain), max_depth=args.max_depth, codecs=codecs,
+                          zstd_level=args.zstd_level, chunk_states=args.chunk_states,
+                          memory_budget=args.memory_budget, workdir=args.workdir)
+    last = data["visited"][-1]
+    text = "\n".join([f"{data['domain']}: visited set of {last['states']:,} states, bits per state:"]
+                     + [f"  {k:22s} {v:8.3f}" for k, v in sorted(last["codecs"].items())]
+                     + [f"  {'bound (key space)':22s} {last['bound_key_bits']:8.3f}",
+                        f"  {'Elias-Fano':22s} {last['elias_fano_bits']:8.3f}"])
+    emit(data, as_json=args.json, out=args.out, timing=args.timing, text=text)
+    return 0
+
+
+def _parents(args) -> int:
+    from puzzlelab.lab.results import emit
+
+    from .domain import make_domain
+    from .experiments import measure_parents
+
+    data = measure_parents(make_domain(args.domain), max_depth=args.max_depth, samples=args.samples,
+                           memory_budget=args.memory_budget, workdir=args.workdir)
+    text = (f"{data['domain']}: {data['states']:,} states; parent hashes {data['parent_hash_bytes']:,} B vs full "
+            f"parents {data['full_parent_bytes']:,} B; {len(data['paths'])} paths of length {data['max_depth']} rebuilt")
+    emit(data, as_json=args.json, out=args.out, timing=args.timing, text=text)
+    return 0
+
+
+def _report(args) -> int:
+    from . import report
+
+    if args.table == "layers":
+        report.layers_report(args.runs, args.reference, args.csv, args.html, args.detail_csv, args.detail_html)
+    elif args.table == "codecs":
+        report.codecs_report(args.runs, args.csv, args.html, args.runs_csv, args.runs_html, args.svg)
+    elif args.table == "dedup":
+        report.dedup_report(args.runs, args.csv, args.html)
+    elif args.table == "budget":
+        report.budget_report(args.runs, args.csv, args.html, args.svg)
+    else:
+        report.parents_report(args.runs, args.csv, args.html)
     return 0

@@ -91,6 +91,7 @@ class SearchResult:
     accounted_peak_bytes: int = 0
     peak_rss_bytes: int = 0
     time_s: float = 0.0
+    cpu_s: float = 0.0
     goal_depth: int | None = None
     goal_row: np.ndarray | None = None
     goal_tag: int = 0
@@ -137,6 +138,7 @@ class SearchResult:
             "depths": self.depths,
             "peak_rss_bytes": self.peak_rss_bytes,
             "time_s": self.time_s,
+            "cpu_s": self.cpu_s,
         }
         if self.goal_depth is not None:
             out["goal_depth"] = self.goal_depth
@@ -270,18 +272,20 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "
     writer_bytes = KeyWriter.bytes_needed(block, k, width)
     need = max(chunk_bytes + writer_bytes + block * width, merge_bytes(2, block, k, width) + 2 * writer_bytes)
     if budget_bytes < need:
-        raise BudgetError(f"memory budget {format_size(budget_bytes)} is too small to hold one chunk of "
-                          f"{chunk:,} states of {domain.name} (width {width} bytes): at least {format_size(need)} is needed")
+        raise BudgetError(f"memory budget {format_size(budget_bytes)} is too small for "
+                          f"{domain.name} (width {width} bytes): a chunk of {chunk:,} states and the merge buffers need "
+                          f"at least {format_size(need)}")
     limit_heap_growth()
     run_dir = make_run_dir(workdir)
     mem = MemoryBudget(budget_bytes, run_dir)
     result = SearchResult(domain=domain, codec=codec, order=order, memory_budget=budget_bytes, chunk_states=chunk,
                           run_dir=run_dir)
     t0 = time.perf_counter()
+    c0 = time.process_time()
     try:
         _run(domain, result, mem, codec_obj, le, k, block, chunk, chunk_bytes, writer_bytes, max_depth,
              stop_at_goal, goal, keep_layers, progress)
-        if result.goal_row is not None and keep_layers:
+        if result.goal_row is not None and keep_layers and stop_at_goal:
             from .parents import rebuild_path
 
             t1 = time.perf_counter()
@@ -292,6 +296,7 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "
         result.close()
         raise
     result.time_s = time.perf_counter() - t0
+    result.cpu_s = time.process_time() - c0
     result.spilled_bytes = mem.spilled_bytes
     result.spill_files = mem.spill_files
     result.accounted_peak_bytes = mem.peak
@@ -302,7 +307,8 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "
 def _run(domain, result, mem, codec, le, k, block, chunk, chunk_bytes, writer_bytes, max_depth, stop_at_goal, goal,
          keep_layers, progress) -> None:
     width = int(domain.width)
-    watch = _GoalWatch(domain, goal) if stop_at_goal else None
+    # the goal is watched even when not stopping at it: layer counts then also report its depth
+    watch = _GoalWatch(domain, goal) if (stop_at_goal or getattr(domain, "is_goal", None) is not None) else None
 
     # depth 0
     start = np.ascontiguousarray(domain.start, dtype=np.uint8)
@@ -328,10 +334,11 @@ def _run(domain, result, mem, codec, le, k, block, chunk, chunk_bytes, writer_by
         result.layer_stores.append(layer)
     try:
         while True:
-            if watch is not None and watch.found is not None:
+            if watch is not None and watch.found is not None and result.goal_depth is None:
                 result.goal_depth = depth
                 result.goal_row, result.goal_tag = watch.found
-                break
+                if stop_at_goal:
+                    break
             if layer.count == 0:
                 result.complete = True
                 result.layers.pop()  # the empty depth is not a layer
@@ -386,7 +393,7 @@ def _record_depth(result, depth, layer, visited, children, runs, run_bytes, mem,
         "runs": runs,
         "run_bytes": run_bytes,
         "layer_bytes": layer.rows_bytes,
-        "parent_bytes": layer.tag_bytes,
+        "parent_bytes": layer.tag_bytes if depth > 0 else 0,
         "visited_bytes": visited.stored_bytes,
         "spilled_bytes": mem.spilled_bytes,
         "time_s": time.perf_counter() - t_depth,

@@ -76,6 +76,7 @@ class HashResult:
     table_bytes: int = 0
     peak_rss_bytes: int = 0
     time_s: float = 0.0
+    cpu_s: float = 0.0
 
     @property
     def states(self) -> int:
@@ -95,6 +96,7 @@ class HashResult:
             "parent_bytes": 0,
             "peak_rss_bytes": self.peak_rss_bytes,
             "time_s": self.time_s,
+            "cpu_s": self.cpu_s,
         }
 
 
@@ -128,6 +130,7 @@ def search_hash(domain, *, max_depth: int | None = None, progress: bool = True, 
                 order: str = "le") -> HashResult:
     """Layer counts by hash-set BFS (everything in memory)."""
     t0 = time.perf_counter()
+    c0 = time.process_time()
     width = int(domain.width)
     le = order == "le"
     chunk = chunk_states or MAX_CHUNK
@@ -161,5 +164,6 @@ def search_hash(domain, *, max_depth: int | None = None, progress: bool = True, 
                      f"table {format_size(seen.nbytes)}")
     res.table_bytes = seen.nbytes
     res.time_s = time.perf_counter() - t0
+    res.cpu_s = time.process_time() - c0
     res.peak_rss_bytes = peak_rss_bytes()
     return res

@@ -170,8 +170,82 @@ def child_keys_and_tags(children, parent_index, parent_hash, le, keys, tags):
         tags[i] = parent_hash[parent_index[i]]
 
 
+@njit(cache=True)
+def _pack_tags(keys1, tags, out):
+    """One-word keys whose low byte is free (width <= 7): key | tag."""
+    for i in range(keys1.shape[0]):
+        out[i] = keys1[i] | np.uint64(tags[i])
+
+
+@njit(cache=True)
+def _unpack_dedup(packed, keys1, tags):
+    """Sorted key|tag values -> distinct keys with their smallest tag; returns the count."""
+    m = 0
+    mask = ~np.uint64(255)
+    for i in range(packed.shape[0]):
+        key = packed[i] & mask
+        if m > 0 and keys1[m - 1] == key:
+            continue
+        keys1[m] = key
+        tags[m] = np.uint8(packed[i] & np.uint64(255))
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def _scatter_top_byte(keys1, tags, out):
+    """Bucket 8-byte keys by their top byte; inside a bucket store (key << 8) | tag. Returns bucket starts."""
+    n = keys1.shape[0]
+    starts = np.zeros(257, dtype=np.int64)
+    for i in range(n):
+        starts[(keys1[i] >> np.uint64(56)) + 1] += 1
+    for b in range(256):
+        starts[b + 1] += starts[b]
+    fill = starts[:256].copy()
+    for i in range(n):
+        b = keys1[i] >> np.uint64(56)
+        out[fill[b]] = (keys1[i] << np.uint64(8)) | np.uint64(tags[i])
+        fill[b] += 1
+    return starts
+
+
+@njit(cache=True)
+def _gather_top_byte(packed, starts, keys1, tags):
+    """Inverse of _scatter_top_byte after each bucket was sorted, dropping duplicate keys."""
+    m = 0
+    for b in range(256):
+        top = np.uint64(b) << np.uint64(56)
+        for i in range(starts[b], starts[b + 1]):
+            key = top | (packed[i] >> np.uint64(8))
+            if m > 0 and keys1[m - 1] == key:
+                continue
+            keys1[m] = key
+            tags[m] = np.uint8(packed[i] & np.uint64(255))
+            m += 1
+    return m
+
+
 def sort_unique(keys: np.ndarray, tags: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """Sort (keys, tags) and drop duplicate keys (smallest tag kept); returns views of the result."""
+    """Sort (keys, tags) and drop duplicate keys (smallest tag kept); returns views of the result.
+
+    One-word keys go through numpy's vectorised sort with the tag in the low byte (for 8-byte keys
+    after one bucketing pass on the top byte, which frees a byte); longer keys take the radix sort.
+    Either way the result is the same.
+    """
+    n = keys.shape[0]
+    if keys.shape[1] == 1 and n > 1:
+        keys1 = keys.reshape(-1)
+        packed = np.empty(n, dtype=np.uint64)
+        if width <= 7:
+            _pack_tags(keys1, tags, packed)
+            packed.sort()
+            m = _unpack_dedup(packed, keys1, tags)
+        else:
+            starts = _scatter_top_byte(keys1, tags, packed)
+            for b in np.flatnonzero(np.diff(starts) > 1):
+                packed[starts[b]:starts[b + 1]].sort()
+            m = _gather_top_byte(packed, starts, keys1, tags)
+        return keys[:m], tags[:m]
     tmp_k = np.empty_like(keys)
     tmp_t = np.empty_like(tags)
     k, t = radix_sort(keys, tags, width, tmp_k, tmp_t)

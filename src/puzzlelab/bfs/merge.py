@@ -12,52 +12,56 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .keys import key_equal, key_less, keys_to_rows_into, rows_to_keys_into
+from .keys import keys_to_rows_into, rows_to_keys_into
 from .storage import RecordStore
 
 
 @njit(cache=True, inline="always")
-def _before(keys, pos, a, b):
-    """Input a's current key comes before input b's (ties: lower input index first)."""
-    if key_less(keys, pos[a], keys, pos[b]):
-        return True
-    if key_less(keys, pos[b], keys, pos[a]):
-        return False
-    return a < b
+def _cmp(keys, a, b):
+    """-1, 0 or 1: keys[a] against keys[b] (lexicographic over the words)."""
+    for w in range(keys.shape[1]):
+        x = keys[a, w]
+        y = keys[b, w]
+        if x != y:
+            return -1 if x < y else 1
+    return 0
 
 
-@njit(cache=True)
-def _sift_down(heap, size, keys, pos, i):
+@njit(cache=True, inline="always")
+def _first(hk, hs, a, b):
+    """Heap entry a comes before b: smaller key, ties to the lower input index."""
+    return hk[a] < hk[b] or (hk[a] == hk[b] and hs[a] < hs[b])
+
+
+@njit(cache=True, inline="always")
+def _sift(hk, hs, size, i):
     while True:
         left = 2 * i + 1
         if left >= size:
             return
         best = left
-        right = left + 1
-        if right < size and _before(keys, pos, heap[right], heap[left]):
-            best = right
-        if _before(keys, pos, heap[best], heap[i]):
-            heap[best], heap[i] = heap[i], heap[best]
+        if left + 1 < size and _first(hk, hs, left + 1, left):
+            best = left + 1
+        if _first(hk, hs, best, i):
+            tk = hk[best]
+            hk[best] = hk[i]
+            hk[i] = tk
+            ts = hs[best]
+            hs[best] = hs[i]
+            hs[i] = ts
             i = best
         else:
             return
 
 
 @njit(cache=True)
-def merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tags):
-    """Merge what can be merged now; returns (visited written, new written). Advances pos.
-
-    Inputs i occupy keys[pos[i]:end[i]]; `more[i]` says a further block follows. Keys from input
-    `old_input` (the visited set, -1 for none) are old; every other key is new unless it is old,
-    and keeps the smallest tag among its copies.
-    """
+def _limits(keys, pos, end, more):
+    """Per input, the end of the keys that are <= the round's bound (see merge_round)."""
     k = pos.shape[0]
-    nw = keys.shape[1]
-    # bound: the smallest last-buffered key of the inputs that have more blocks
     bound = -1
     for i in range(k):
         if more[i] and end[i] > pos[i]:
-            if bound < 0 or key_less(keys, end[i] - 1, keys, bound):
+            if bound < 0 or _cmp(keys, end[i] - 1, bound) < 0:
                 bound = end[i] - 1
     lim = end.copy()
     if bound >= 0:
@@ -66,29 +70,143 @@ def merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tag
             hi = end[i]
             while lo < hi:  # first index with key > bound
                 mid = (lo + hi) >> 1
-                if key_less(keys, bound, keys, mid):
+                if _cmp(keys, bound, mid) < 0:
                     hi = mid
                 else:
                     lo = mid + 1
             lim[i] = lo
+    return lim
+
+
+@njit(cache=True)
+def _merge1(keys1, tags, pos, lim, old_input, out_vis, out_new, out_tags):
+    """merge_round for one-word keys: a binary heap with the current keys cached in it."""
+    k = pos.shape[0]
+    hk = np.empty(k, dtype=np.uint64)
+    hs = np.empty(k, dtype=np.int64)
+    size = 0
+    for i in range(k):
+        if pos[i] < lim[i]:
+            hk[size] = keys1[pos[i]]
+            hs[size] = i
+            size += 1
+    for i in range(size // 2 - 1, -1, -1):
+        _sift(hk, hs, size, i)
+    nv = 0
+    nn = 0
+    have = False
+    cur = np.uint64(0)
+    cur_old = False
+    cur_tag = np.uint8(0)
+    while size > 0:
+        i = hs[0]
+        key = hk[0]
+        p = pos[i]
+        if have and key == cur:
+            if i == old_input:
+                cur_old = True
+            elif tags[p] < cur_tag:
+                cur_tag = tags[p]
+        else:
+            if have:
+                out_vis[nv] = cur
+                nv += 1
+                if not cur_old:
+                    out_new[nn] = cur
+                    out_tags[nn] = cur_tag
+                    nn += 1
+            have = True
+            cur = key
+            cur_old = i == old_input
+            cur_tag = tags[p]
+        p += 1
+        pos[i] = p
+        if size == 1:
+            # one input left: copy its remaining keys (all distinct and > cur) straight through
+            if p < lim[i]:
+                if have:
+                    out_vis[nv] = cur
+                    nv += 1
+                    if not cur_old:
+                        out_new[nn] = cur
+                        out_tags[nn] = cur_tag
+                        nn += 1
+                old = i == old_input
+                for q in range(p, lim[i] - 1):
+                    out_vis[nv] = keys1[q]
+                    nv += 1
+                    if not old:
+                        out_new[nn] = keys1[q]
+                        out_tags[nn] = tags[q]
+                        nn += 1
+                q = lim[i] - 1
+                cur = keys1[q]
+                cur_old = old
+                cur_tag = tags[q]
+                pos[i] = lim[i]
+            size = 0
+            break
+        if p < lim[i]:
+            hk[0] = keys1[p]
+        else:
+            size -= 1
+            hk[0] = hk[size]
+            hs[0] = hs[size]
+        _sift(hk, hs, size, 0)
+    if have:
+        out_vis[nv] = cur
+        nv += 1
+        if not cur_old:
+            out_new[nn] = cur
+            out_tags[nn] = cur_tag
+            nn += 1
+    return nv, nn
+
+
+@njit(cache=True)
+def _mergek(keys, tags, pos, lim, old_input, out_vis, out_new, out_tags):
+    """merge_round for multi-word keys: a binary heap over (key index, input)."""
+    k = pos.shape[0]
+    nw = keys.shape[1]
     heap = np.empty(k, dtype=np.int64)
     size = 0
     for i in range(k):
         if pos[i] < lim[i]:
             heap[size] = i
             size += 1
+
+    def before(a, b):
+        c = _cmp(keys, pos[a], pos[b])
+        return c < 0 or (c == 0 and a < b)
+
+    def sift(i, size):
+        while True:
+            left = 2 * i + 1
+            if left >= size:
+                return
+            best = left
+            if left + 1 < size and before(heap[left + 1], heap[left]):
+                best = left + 1
+            if before(heap[best], heap[i]):
+                t = heap[best]
+                heap[best] = heap[i]
+                heap[i] = t
+                i = best
+            else:
+                return
+
     for i in range(size // 2 - 1, -1, -1):
-        _sift_down(heap, size, keys, pos, i)
+        sift(i, size)
     nv = 0
     nn = 0
     have = False
-    cur = 0  # arena index of the current group's key
+    cur = 0
     cur_old = False
-    cur_tag = 0
+    cur_tag = np.uint8(0)
     while size > 0:
         i = heap[0]
         p = pos[i]
-        if have and key_equal(keys, p, keys, cur):
+        if have and _cmp(keys, p, cur) == 0:
             if i == old_input:
                 cur_old = True
             elif tags[p] < cur_tag:
@@ -108,12 +226,10 @@ def merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tag
             cur_old = i == old_input
             cur_tag = tags[p]
         pos[i] = p + 1
-        if pos[i] < lim[i]:
-            _sift_down(heap, size, keys, pos, 0)
-        else:
+        if pos[i] >= lim[i]:
             size -= 1
             heap[0] = heap[size]
-            _sift_down(heap, size, keys, pos, 0)
+        sift(0, size)
     if have:
         for w in range(nw):
             out_vis[nv, w] = keys[cur, w]
@@ -124,6 +240,21 @@ def merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tag
             out_tags[nn] = cur_tag
             nn += 1
     return nv, nn
+
+
+def merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tags):
+    """Merge what can be merged now; returns (visited written, new written). Advances pos.
+
+    Inputs i occupy keys[pos[i]:end[i]]; `more[i]` says a further block follows. Only keys <= the
+    smallest last-buffered key of the inputs with more blocks are merged, so every copy of a key
+    meets in the same round. Keys from input `old_input` (the visited set, -1 for none) are old;
+    every other key is new unless it is old, and keeps the smallest tag among its copies.
+    """
+    lim = _limits(keys, pos, end, more)
+    if keys.shape[1] == 1:
+        return _merge1(keys.reshape(-1), tags, pos, lim, old_input, out_vis.reshape(-1), out_new.reshape(-1),
+                       out_tags)
+    return _mergek(keys, tags, pos, lim, old_input, out_vis, out_new, out_tags)
 
 
 class KeyWriter:

@@ -1,0 +1,95 @@
+"""Published layer counts to check the searches against.
+
+The shared corpus file `bfs/reference_layer_counts.txt` (OEIS sequences, one per line:
+`name | source | values`) is the reference when present. A few OEIS sequences that file does not
+hold are embedded here, each checked by hand against its OEIS page: the 15-puzzle counts, which the
+pipeline only runs part of.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from puzzlelab.lab.errors import InputError
+
+
+@dataclass(frozen=True)
+class Reference:
+    name: str
+    source: str
+    values: tuple[int, ...]
+    kind: str = "layers"  # "layers": count at each depth; "goal_depth": values[N] = start->goal distance for N
+
+
+# OEIS A089484: 15-puzzle, blank in a corner (a(0)..a(31); the full sequence has 81 terms, sum 16!/2).
+A089484 = (1, 2, 4, 10, 24, 54, 107, 212, 446, 946, 1948, 3938, 7808, 15544, 30821, 60842, 119000, 231844, 447342,
+           859744, 1637383, 3098270, 5802411, 10783780, 19826318, 36142146, 65135623, 116238056, 204900019,
+           357071928, 613926161, 1042022040)
+# OEIS A090164: 15-puzzle, blank in one of the 4 central squares (a(0)..a(26)).
+A090164 = (1, 4, 10, 20, 38, 80, 174, 372, 762, 1540, 3072, 6196, 12356, 24516, 48179, 94356, 183432, 355330, 682250,
+           1301874, 2460591, 4617322, 8580175, 15815664, 28854386, 52154316, 93214030)
+# OEIS A090165: 15-puzzle, blank on one of the 8 non-corner boundary squares (a(0)..a(27)).
+A090165 = (1, 3, 6, 14, 32, 66, 134, 280, 585, 1214, 2462, 4946, 9861, 19600, 38688, 76086, 148435, 288098, 554970,
+           1062628, 2016814, 3800682, 7093209, 13127364, 24053454, 43657576, 78382622, 139237375)
+
+EMBEDDED = {
+    "sliding:4x4": Reference("15puzzle_blank_corner", "OEIS A089484 (embedded, partial)", A089484),
+    "sliding:4x4:center": Reference("15puzzle_blank_center", "OEIS A090164 (embedded, partial)", A090164),
+    "sliding:4x4:edge": Reference("15puzzle_blank_midside", "OEIS A090165 (embedded, partial)", A090165),
+}
+
+# corpus line name -> domain string
+CORPUS_NAMES = {
+    "8puzzle_blank_corner": "sliding:3x3",
+    "8puzzle_blank_center": "sliding:3x3:center",
+    "8puzzle_blank_midside": "sliding:3x3:edge",
+    "2x2x2_cube_HTM": "cube2:htm",
+    "2x2x2_cube_QTM": "cube2:qtm",
+}
+
+
+def read_reference_file(path: str | Path) -> dict[str, Reference]:
+    """Corpus line name -> Reference (comment lines start with '#')."""
+    out = {}
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            parts = [p.strip() for p in line.split("|")]
+            if len(parts) != 3:
+                raise InputError("expected 'name | source | values'", path, lineno)
+            try:
+                values = tuple(int(v) for v in parts[2].split(","))
+            except ValueError:
+                raise InputError("values must be comma-separated integers", path, lineno) from None
+            out[parts[0]] = Reference(parts[0], parts[1], values)
+    return out
+
+
+def reference_for(domain: str, corpus: dict[str, Reference] | None) -> Reference | None:
+    """The published sequence to compare a domain's search with, or None."""
+    corpus = corpus or {}
+    for name, spec in CORPUS_NAMES.items():
+        if spec == domain and name in corpus:
+            return corpus[name]
+    if domain.startswith("pancake:"):
+        ref = corpus.get(f"pancake_n{domain.split(':', 1)[1]}")
+        if ref is not None:
+            return ref
+    if domain.startswith("hanoi4:") and "hanoi4_frame_stewart_moves" in corpus:
+        ref = corpus["hanoi4_frame_stewart_moves"]
+        return Reference(ref.name, ref.source, ref.values, kind="goal_depth")
+    return EMBEDDED.get(domain)
+
+
+def compare_layers(layers: list[int], ref: Reference | None, complete: bool) -> list[str]:
+    """Per depth: 'yes', 'NO' or '—' (no published value at that depth)."""
+    out = []
+    for d, n in enumerate(layers):
+        if ref is None or ref.kind != "layers" or d >= len(ref.values):
+            out.append("—")
+        else:
+            out.append("yes" if ref.values[d] == n else "NO")
+    return out
