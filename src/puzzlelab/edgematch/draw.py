@@ -22,15 +22,11 @@ def palette(n_colors: int) -> np.ndarray:
     return out
 
 
-def draw_board(puzzle: Puzzle, board: Board, path: str, title: str | None = None, numbers: bool = False) -> None:
-    """Write a PNG or SVG (by suffix) of the board; stable bytes through lab.plots."""
+def draw_on(ax, puzzle: Puzzle, board: Board, title: str | None = None, numbers: bool = False) -> None:
+    """Draw a board on a matplotlib axis."""
     from matplotlib.collections import LineCollection, PolyCollection
 
-    from ..lab import plots
-
     rows, cols = board.rows, board.cols
-    size = max(3.0, min(12.0, 0.45 * max(rows, cols)))
-    fig, ax = plots.figure(size, size * rows / cols + (0.4 if title else 0))
     ax.grid(False)
     colours = palette(puzzle.n_colors)
     polys, faces = [], []
@@ -62,5 +58,25 @@ def draw_board(puzzle: Puzzle, board: Board, path: str, title: str | None = None
     ax.set_xticks([])
     ax.set_yticks([])
     if title:
-        ax.set_title(title)
+        ax.set_title(title, fontsize=9)
+
+
+def draw_board(puzzle: Puzzle, board: Board, path: str, title: str | None = None, numbers: bool = False) -> None:
+    """Write a PNG or SVG (by suffix) of the board; stable bytes through lab.plots."""
+    from ..lab import plots
+
+    size = max(3.0, min(12.0, 0.45 * max(board.rows, board.cols)))
+    fig, ax = plots.figure(size, size * board.rows / board.cols + (0.4 if title else 0))
+    draw_on(ax, puzzle, board, title, numbers)
+    plots.save(fig, path)
+
+
+def draw_boards(items: list[tuple[Puzzle, Board, str]], path: str) -> None:
+    """Several boards side by side in one picture (PNG or SVG by suffix)."""
+    from ..lab import plots
+
+    n = max(1, len(items))
+    fig, axes = plots.figure(6.0 * n, 6.4, ncols=n, squeeze=False)
+    for ax, (puzzle, board, title) in zip(axes[0], items):
+        draw_on(ax, puzzle, board, title)
     plots.save(fig, path)

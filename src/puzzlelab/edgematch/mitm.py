@@ -24,7 +24,7 @@ from ..lab.sizes import format_size, peak_rss_bytes
 from .board import Board, board_to_json
 from .mitm_band import Band, BandProblem, Half, build
 from .mitm_bounds import INF, start_bound, suffix_bounds, table_bytes
-from .mitm_enum import DONE, FOUND, FULL, QUOTA, WalkState, walk
+from .mitm_enum import DONE, FOUND, FULL, QUOTA, WalkState, advance, prepare
 from .mitm_join import index, join
 from .score import mismatch_edges, score_board
 
@@ -32,6 +32,7 @@ BASE_ALLOWANCE = 256 << 20  # bytes the memory limit sets aside for the interpre
 JOIN_OVERHEAD = 40  # bytes per record for hashing, sorting and indexing during the join
 NODE_QUOTA = 20_000_000  # nodes per kernel call between progress lines
 FIRST_CAPACITY = 1 << 14
+PROGRESS_EVERY_S = 10.0  # seconds between progress lines inside a round
 
 
 class MemoryWall(Exception):
@@ -74,56 +75,51 @@ class _Budget:
         return max(0, self.free // self.record_bytes - other_records)
 
 
-def _run_half(half: Half, lb: np.ndarray, ncol: int, words: int, budget: int, cap_limit: int | None,
-              progress: Progress, label: str) -> HalfRun:
+def _run_half(half: Half, order: tuple, lb: np.ndarray, ncol: int, words: int, budget: int,
+              cap_limit: int | None, progress: Progress, label: str) -> HalfRun:
     """Enumerate one half within `budget`; index its fillings. entries=None when memory runs out."""
-    state = WalkState(half.n, words)
-    if half.n == 0 or budget < 0:
-        return HalfRun(0, 0, 0, index(np.zeros((0, words), np.uint64), np.zeros((0, half.width), np.uint8),
-                                      np.zeros(0, np.uint8)))
     seam_w = half.width if half.seam else 0
+    if half.n == 0 or budget < 0:
+        return HalfRun(0, 0, 0, index(np.zeros((0, words), np.uint64), np.zeros((0, seam_w), np.uint8),
+                                      np.zeros(0, np.uint8)))
+    state = WalkState(half.n, words)
     cap = FIRST_CAPACITY if cap_limit is None else min(FIRST_CAPACITY, cap_limit)
     bits = np.zeros((cap, words), np.uint64)
     seam = np.zeros((cap, seam_w), np.uint8)
     cost = np.zeros(cap, np.uint8)
+    last_line = time.perf_counter()
     while True:
-        status = walk(half.rows, half.width, ncol, half.seam, half.cand_ptr, half.cand_bit, half.cand_u,
-                      half.cand_r, half.cand_d, half.cand_l, half.static, lb, budget,
-                      state.t, state.ci, state.chosen, state.g, state.used, state.rest, state.counters,
-                      bits, seam, cost, NODE_QUOTA, -1)
+        status = advance(half, order, lb, ncol, budget, state, bits, seam, cost, NODE_QUOTA)
         if status == DONE:
             break
         if status == QUOTA:
-            progress.line(f"{label}: {state.nodes:,} nodes, {int(state.counters[3]):,} fillings")
+            if time.perf_counter() - last_line > PROGRESS_EVERY_S:
+                last_line = time.perf_counter()
+                progress.line(f"{label}: {state.nodes:,} nodes, {state.recorded:,} fillings")
             continue
         assert status == FULL
         new_cap = 2 * cap if cap_limit is None else min(2 * cap, cap_limit)
         if new_cap <= cap:
-            return HalfRun(int(state.counters[3]), state.nodes, state.pruned, None)
+            return HalfRun(state.recorded, state.nodes, state.pruned, None)
         bits = np.concatenate([bits, np.zeros((new_cap - cap, words), np.uint64)])
         seam = np.concatenate([seam, np.zeros((new_cap - cap, seam_w), np.uint8)])
         cost = np.concatenate([cost, np.zeros(new_cap - cap, np.uint8)])
         cap = new_cap
-    n = int(state.counters[3])
+    n = state.recorded
     bits, seam, cost = bits[:n], seam[:n], cost[:n]
     if half.turned and seam_w:
         seam = np.ascontiguousarray(seam[:, ::-1])  # read right to left: lines up with the upper half
     return HalfRun(n, state.nodes, state.pruned, index(bits, seam, cost))
 
 
-def _replay(half: Half, lb: np.ndarray, ncol: int, words: int, budget: int, leaf: int) -> list:
+def _replay(half: Half, order: tuple, lb: np.ndarray, ncol: int, words: int, budget: int, leaf: int) -> list:
     """The filling reached at leaf number `leaf` of the walk with this budget: [(r, c, piece, rot)]."""
     if half.n == 0:
         return []
     state = WalkState(half.n, words)
-    dummy_bits = np.zeros((0, words), np.uint64)
-    dummy_seam = np.zeros((0, half.width), np.uint8)
-    dummy_cost = np.zeros(0, np.uint8)
+    empty = (np.zeros((0, words), np.uint64), np.zeros((0, half.width), np.uint8), np.zeros(0, np.uint8))
     while True:
-        status = walk(half.rows, half.width, ncol, half.seam, half.cand_ptr, half.cand_bit, half.cand_u,
-                      half.cand_r, half.cand_d, half.cand_l, half.static, lb, budget,
-                      state.t, state.ci, state.chosen, state.g, state.used, state.rest, state.counters,
-                      dummy_bits, dummy_seam, dummy_cost, NODE_QUOTA, leaf)
+        status = advance(half, order, lb, ncol, budget, state, *empty, NODE_QUOTA, leaf)
         if status == FOUND:
             break
         if status == DONE:  # pragma: no cover - the walk is deterministic
@@ -189,6 +185,7 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
     halves = [problem.upper] + ([problem.lower] if problem.lower is not None else [])
     tables = [suffix_bounds(h.rows, h.width, problem.ncol, h.cand_ptr, h.cand_u, h.cand_r, h.cand_d, h.cand_l,
                             h.static) for h in halves]
+    orders = [prepare(h, problem.ncol) for h in halves]
     bounds = [start_bound(t) for t in tables]
     relaxed = min(INF, sum(bounds))
     fixed_bytes = sum(table_bytes(h.rows, h.width, problem.ncol) for h in halves)
@@ -212,17 +209,15 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
     b = 0
     last = best - 1 if max_budget is None else min(best - 1, max_budget)
     sweep_to = -1 if sweep is None else sweep
-    while b <= max(last, sweep_to):
+    while b <= (sweep_to if proven else last):
         sweeping = proven
-        if not sweeping and b > last:
-            break
         t0 = time.perf_counter()
         rec = {"budget": b, "phase": "sweep" if sweeping else "ratchet"}
         runs = []
         other_records = 0
         for k, half in enumerate(halves):
             other_min = bounds[1 - k] if len(halves) == 2 else 0
-            run = _run_half(half, tables[k], problem.ncol, problem.words, b - other_min,
+            run = _run_half(half, orders[k], tables[k], problem.ncol, problem.words, b - other_min,
                             budget_mem.capacity(other_records), progress, f"b={b} {'upper' if k == 0 else 'lower'}")
             runs.append(run)
             other_records += run.records
@@ -273,7 +268,7 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
             for k, half in enumerate(halves):
                 other_min = bounds[1 - k] if len(halves) == 2 else 0
                 leaf = leaf_u if k == 0 else leaf_l
-                for r, c, p, rho in _replay(half, tables[k], problem.ncol, problem.words, b - other_min, leaf):
+                for r, c, p, rho in _replay(half, orders[k], tables[k], problem.ncol, problem.words, b - other_min, leaf):
                     board.piece[r, c], board.rot[r, c] = p, rho
             got = band_mismatches(puzzle, board, band)
             if got != total:  # pragma: no cover - the kernels and the scorer must agree

@@ -3,7 +3,11 @@
 Cells are visited column by column, top to bottom inside a column (cell t = column * rows + row),
 so the suffix bound of `mitm_bounds` is a table lookup. Each complete filling is recorded as
 (piece-set bitset, seam colour row, cost); the filling itself is not stored: it is rebuilt on
-demand by re-running the same deterministic walk up to its leaf index (`replay`).
+demand by re-running the same deterministic walk up to its leaf index (replay mode).
+
+A cell's candidates are tried in groups by how many of its placed neighbours (left, up) they
+mismatch: both match, left only, up only, neither. The groups come from per-cell sorted indexes,
+so a group that the remaining budget cannot afford is skipped without looking at its candidates.
 
 The walk is an explicit-stack DFS whose whole state lives in `WalkState`, so the kernel can stop
 when the record buffer is full or a node quota is used up, and resume exactly where it stopped.
@@ -19,11 +23,121 @@ from numba import njit
 from .mitm_bounds import mis
 
 DONE, FULL, QUOTA, FOUND = 0, 1, 2, 3
+# candidate groups, tried in this order
+BOTH, LEFT_ONLY, UP_ONLY, NEITHER, EXHAUSTED = 0, 1, 2, 3, 4
 
 
 @njit(cache=True)
-def _enter(t, rows, width, pw, chosen, cand_r, rest):
-    """Profile part of depth t that placing cell t does not change (right colours of the other rows)."""
+def candidate_index(rows, cand_ptr, cand_l, cand_u, ncol):
+    """Per-cell orderings of the candidates: by (left, up) and by (up, left), with their ranges.
+
+    Returns ord_lu, ord_ul (candidate numbers) and lu_lo/lu_hi (n, C, C), l_lo/l_hi (n, C) into
+    ord_lu, u_lo/u_hi (n, C) into ord_ul.
+    """
+    n = cand_ptr.shape[0] - 1
+    k = cand_ptr[n]
+    ord_lu = np.empty(k, np.int64)
+    ord_ul = np.empty(k, np.int64)
+    lu_lo = np.zeros((n, ncol, ncol), np.int64)
+    lu_hi = np.zeros((n, ncol, ncol), np.int64)
+    l_lo = np.zeros((n, ncol), np.int64)
+    l_hi = np.zeros((n, ncol), np.int64)
+    u_lo = np.zeros((n, ncol), np.int64)
+    u_hi = np.zeros((n, ncol), np.int64)
+    for t in range(n):
+        lo = cand_ptr[t]
+        hi = cand_ptr[t + 1]
+        key_lu = np.empty(hi - lo, np.int64)
+        key_ul = np.empty(hi - lo, np.int64)
+        for q in range(lo, hi):
+            key_lu[q - lo] = (cand_l[q] * ncol + cand_u[q]) * k + q
+            key_ul[q - lo] = (cand_u[q] * ncol + cand_l[q]) * k + q
+        a = np.argsort(key_lu)
+        b = np.argsort(key_ul)
+        for x in range(hi - lo):
+            ord_lu[lo + x] = lo + a[x]
+            ord_ul[lo + x] = lo + b[x]
+        for x in range(hi - 1, lo - 1, -1):  # backwards: the first position of a key wins
+            q = ord_lu[x]
+            lu_lo[t, cand_l[q], cand_u[q]] = x
+            l_lo[t, cand_l[q]] = x
+            q = ord_ul[x]
+            u_lo[t, cand_u[q]] = x
+        for x in range(lo, hi):
+            q = ord_lu[x]
+            lu_hi[t, cand_l[q], cand_u[q]] = x + 1
+            l_hi[t, cand_l[q]] = x + 1
+            q = ord_ul[x]
+            u_hi[t, cand_u[q]] = x + 1
+    return ord_lu, ord_ul, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi
+
+
+@njit(cache=True)
+def _setup(t, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua, slack):
+    """Move depth t to its next non-empty affordable group (phase), or EXHAUSTED."""
+    i = t % rows
+    dyn_u = i > 0
+    dyn_l = t >= rows
+    a = la[t]
+    b = ua[t]
+    p = phase[t]
+    while p < EXHAUSTED:
+        lo = 0
+        hi = 0
+        s = 2
+        m = 0
+        if p == BOTH:
+            m = 0
+            if dyn_l and dyn_u:
+                if a != 0 and b != 0:
+                    lo = lu_lo[t, a, b]
+                    hi = lu_hi[t, a, b]
+                    s = 0
+            elif dyn_l:
+                if a != 0:
+                    lo = l_lo[t, a]
+                    hi = l_hi[t, a]
+                    s = 0
+            elif dyn_u:
+                if b != 0:
+                    lo = u_lo[t, b]
+                    hi = u_hi[t, b]
+                    s = 1
+            else:
+                lo = cand_ptr[t]
+                hi = cand_ptr[t + 1]
+                s = 2
+        elif p == LEFT_ONLY:
+            m = 1
+            if dyn_l and dyn_u and a != 0:
+                lo = l_lo[t, a]
+                hi = l_hi[t, a]
+                s = 0
+        elif p == UP_ONLY:
+            m = 1
+            if dyn_l and dyn_u and b != 0:
+                lo = u_lo[t, b]
+                hi = u_hi[t, b]
+                s = 1
+        else:  # NEITHER
+            m = (1 if dyn_l else 0) + (1 if dyn_u else 0)
+            if dyn_l or dyn_u:
+                lo = cand_ptr[t]
+                hi = cand_ptr[t + 1]
+                s = 2
+        if hi > lo and m <= slack:
+            phase[t] = p
+            pos[t] = lo
+            end[t] = hi
+            src[t] = s
+            return
+        p += 1
+    phase[t] = EXHAUSTED
+
+
+@njit(cache=True)
+def _enter(t, rows, pw, chosen, cand_r, cand_d, rest, la, ua):
+    """Profile part that placing cell t does not change, and the colours of its placed neighbours."""
     i = t % rows
     j = t // rows
     base = 0
@@ -33,16 +147,20 @@ def _enter(t, rows, width, pw, chosen, cand_r, rest):
         elif k > i and j > 0:
             base += cand_r[chosen[(j - 1) * rows + k]] * pw[k]
     rest[t] = base
+    la[t] = cand_r[chosen[t - rows]] if j > 0 else 0
+    ua[t] = cand_d[chosen[t - 1]] if i > 0 else 0
 
 
 @njit(cache=True)
 def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, cand_l, static, lb, budget,
-         st_t, ci, chosen, g, used, rest, counters,
+         ord_lu, ord_ul, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi,
+         st_t, phase, pos, end, src, la, ua, chosen, g, used, rest, counters,
          rec_bits, rec_seam, rec_cost, node_quota, target):
     """Advance the DFS. Returns DONE, FULL (record buffer full), QUOTA (node quota used) or FOUND.
 
     counters: [leaves, nodes, pruned, recorded]. With target >= 0 nothing is recorded and the walk
     stops with FOUND when leaf number `target` is reached (`chosen` then holds that filling).
+    A fresh state has st_t[0] == -2 (the walk has not started).
     """
     n = rows * width
     pw = np.empty(rows + 2, np.int64)
@@ -52,6 +170,12 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
     cap = rec_cost.shape[0]
     nodes_here = 0
     t = st_t[0]
+    if t == -2:
+        t = 0
+        g[0] = 0
+        _enter(0, rows, pw, chosen, cand_r, cand_d, rest, la, ua)
+        phase[0] = BOTH
+        _setup(0, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua, budget)
     while t >= 0:
         if t == n:
             leaf = counters[0]
@@ -76,8 +200,7 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
             b = cand_bit[chosen[t]]
             used[b >> 6] &= ~(np.uint64(1) << np.uint64(b & 63))
             continue
-        q = ci[t]
-        if q >= cand_ptr[t + 1]:
+        if phase[t] == EXHAUSTED:
             if t == 0:
                 t = -1
                 break
@@ -85,21 +208,42 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
             b = cand_bit[chosen[t]]
             used[b >> 6] &= ~(np.uint64(1) << np.uint64(b & 63))
             continue
+        x = pos[t]
+        if x >= end[t]:
+            phase[t] += 1
+            _setup(t, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua,
+                   budget - g[t])
+            continue
         if nodes_here >= node_quota:
             st_t[0] = t
             return QUOTA
-        ci[t] = q + 1
+        pos[t] = x + 1
+        s = src[t]
+        q = ord_lu[x] if s == 0 else (ord_ul[x] if s == 1 else x)
+        p = phase[t]
+        # inside a group, skip the candidates that belong to an earlier group
+        i = t % rows
+        if p == LEFT_ONLY:
+            if mis(cand_u[q], ua[t]) == 0:
+                continue
+        elif p == UP_ONLY:
+            if mis(cand_l[q], la[t]) == 0:
+                continue
+        elif p == NEITHER:
+            if t >= rows and mis(cand_l[q], la[t]) == 0:
+                continue
+            if i > 0 and mis(cand_u[q], ua[t]) == 0:
+                continue
         nodes_here += 1
         counters[1] += 1
         b = cand_bit[q]
         if (used[b >> 6] >> np.uint64(b & 63)) & np.uint64(1):
             continue
-        i = t % rows
         c = np.int32(g[t]) + np.int32(static[q])
         if i > 0:
-            c += mis(cand_u[q], cand_d[chosen[t - 1]])
+            c += mis(cand_u[q], ua[t])
         if t >= rows:
-            c += mis(cand_l[q], cand_r[chosen[t - rows]])
+            c += mis(cand_l[q], la[t])
         idx = rest[t] + cand_r[q] * pw[i]
         if i < rows - 1:
             idx += cand_d[q] * pw[rows]
@@ -111,8 +255,10 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
         g[t + 1] = c
         t += 1
         if t < n:
-            ci[t] = cand_ptr[t]
-            _enter(t, rows, width, pw, chosen, cand_r, rest)
+            _enter(t, rows, pw, chosen, cand_r, cand_d, rest, la, ua)
+            phase[t] = BOTH
+            _setup(t, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua,
+                   budget - c)
     st_t[0] = -1
     return DONE
 
@@ -124,7 +270,12 @@ class WalkState:
     n: int
     words: int
     t: np.ndarray = field(init=False)
-    ci: np.ndarray = field(init=False)
+    phase: np.ndarray = field(init=False)
+    pos: np.ndarray = field(init=False)
+    end: np.ndarray = field(init=False)
+    src: np.ndarray = field(init=False)
+    la: np.ndarray = field(init=False)
+    ua: np.ndarray = field(init=False)
     chosen: np.ndarray = field(init=False)
     g: np.ndarray = field(init=False)
     used: np.ndarray = field(init=False)
@@ -132,17 +283,23 @@ class WalkState:
     counters: np.ndarray = field(init=False)
 
     def __post_init__(self):
-        self.t = np.zeros(1, np.int64)
-        self.ci = np.zeros(self.n + 1, np.int64)
-        self.chosen = np.zeros(max(self.n, 1), np.int64)
-        self.g = np.zeros(self.n + 1, np.int32)
+        size = self.n + 1
+        self.t = np.full(1, -2, np.int64)
+        self.phase = np.zeros(size, np.int64)
+        self.pos = np.zeros(size, np.int64)
+        self.end = np.zeros(size, np.int64)
+        self.src = np.zeros(size, np.int64)
+        self.la = np.zeros(size, np.int64)
+        self.ua = np.zeros(size, np.int64)
+        self.chosen = np.zeros(size, np.int64)
+        self.g = np.zeros(size, np.int32)
         self.used = np.zeros(self.words, np.uint64)
-        self.rest = np.zeros(self.n + 1, np.int64)
+        self.rest = np.zeros(size, np.int64)
         self.counters = np.zeros(4, np.int64)
 
-    @property
-    def leaves(self) -> int:
-        return int(self.counters[0])
+    def args(self) -> tuple:
+        return (self.t, self.phase, self.pos, self.end, self.src, self.la, self.ua, self.chosen, self.g,
+                self.used, self.rest, self.counters)
 
     @property
     def nodes(self) -> int:
@@ -152,5 +309,24 @@ class WalkState:
     def pruned(self) -> int:
         return int(self.counters[2])
 
+    @property
+    def recorded(self) -> int:
+        return int(self.counters[3])
 
-__all__ = ["DONE", "FULL", "QUOTA", "FOUND", "walk", "WalkState"]
+
+
+
+def prepare(half, ncol: int) -> tuple:
+    """The per-cell candidate orderings of a half (see `candidate_index`)."""
+    return candidate_index(half.rows, half.cand_ptr, half.cand_l, half.cand_u, ncol)
+
+
+def advance(half, order: tuple, lb: np.ndarray, ncol: int, budget: int, state: WalkState, rec_bits, rec_seam,
+            rec_cost, node_quota: int, target: int = -1) -> int:
+    """One call of the kernel on a half: resume `state` until DONE, FULL, QUOTA or FOUND."""
+    return walk(half.rows, half.width, ncol, half.seam, half.cand_ptr, half.cand_bit, half.cand_u, half.cand_r,
+                half.cand_d, half.cand_l, half.static, lb, budget, *order, *state.args(),
+                rec_bits, rec_seam, rec_cost, node_quota, target)
+
+
+__all__ = ["DONE", "FULL", "QUOTA", "FOUND", "candidate_index", "walk", "WalkState", "prepare", "advance"]

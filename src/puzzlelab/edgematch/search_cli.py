@@ -87,6 +87,19 @@ def register(sub) -> None:
     add_output_args(p, out_help="write all results (canonical JSON) here")
     p.set_defaults(handler=_sweep)
 
+    p = sub.add_parser("report", help="tables and figures of a beam experiment from its sweep results")
+    p.add_argument("experiment", choices=("beam_width", "beam_orders", "beam_ties", "beam_dedup", "beam_vs_dfs_lds",
+                                          "beam_factory"))
+    p.add_argument("--runs", nargs="+", required=True, help="sweep result files")
+    p.add_argument("--timings", nargs="*", default=[], help="their timing files")
+    p.add_argument("--puzzle", action="append", default=[], metavar="NAME=PATH", help="puzzle file of an instance")
+    p.add_argument("--csv", required=True)
+    p.add_argument("--html", required=True)
+    p.add_argument("--svg", help="the experiment's figure")
+    p.add_argument("--boards", help="picture of the best board of every instance (SVG or PNG)")
+    p.add_argument("--family-rows", type=int, default=13, help="beam_factory: rows that define a board family")
+    p.set_defaults(handler=_report)
+
 
 def _tables(args, puzzle, hints):
     from .tables import build_tables
@@ -188,4 +201,18 @@ def _sweep(args) -> int:
     result = {"puzzle": puzzle.name, "label": args.label, "algo": args.algo, "runs": runs}
     emit(result, as_json=args.json, out=args.out, text="\n".join(_text(r) for r in runs))
     _write_timing(args.timing, {"puzzle": puzzle.name, "label": args.label, "runs": [_timing_of(r) for r in runs]})
+    return 0
+
+
+def _report(args) -> int:
+    from .analysis import run
+
+    puzzles = {}
+    for item in args.puzzle:
+        name, sep, path = item.partition("=")
+        if not sep:
+            raise InputError(f"--puzzle takes NAME=PATH, not {item!r}")
+        puzzles[name] = path
+    run(args.experiment, args.runs, args.timings, puzzles, args.csv, args.html, args.svg, args.boards,
+        args.family_rows)
     return 0
