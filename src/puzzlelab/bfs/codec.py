@@ -24,8 +24,12 @@ DEFAULT_LEVEL = 3
 BLOCK_BYTES = 1 << 20  # raw bytes of records per block
 
 
+BLOCK_MAX_RECORDS = 1 << 17  # caps the merge buffers (they take ~26 bytes per record) for narrow states
+
+
 def block_records(width: int) -> int:
-    return max(1024, BLOCK_BYTES // width)
+    """Records per block: about BLOCK_BYTES of raw records, between 1024 and BLOCK_MAX_RECORDS."""
+    return min(BLOCK_MAX_RECORDS, max(1024, BLOCK_BYTES // width))
 
 
 @njit(cache=True)
