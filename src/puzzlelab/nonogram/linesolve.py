@@ -1,0 +1,189 @@
+"""Exact deduction on one line: which colours each cell can still take, over all placements of its blocks.
+
+A cell holds a bit mask of the palette indices it may still take (bit 0 = background). Dynamic
+programming over (block, cell) decides, for every prefix, whether the first j blocks fit in it
+(forward table P) and, for every suffix, whether blocks j.. fit in it (backward table S). A block
+may start at s when its cells all allow its colour and the prefix/suffix tables agree; adjacent
+blocks of the same colour need a background cell between them, blocks of different colours do not.
+Block j can only start in the window [lo_j, hi_j] that the clue alone allows, so every loop runs
+over windows (k·slack instead of k·n on tight lines).
+
+With `naive=False` "do all cells in [a, b) allow colour c?" is a difference of prefix counts and
+"mark [a, b) as possibly c" is a difference array, so the line costs O(k·n) (the article's trick).
+With `naive=True` both are plain loops over the segment, O(k·n·len) — kept for the ablation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+
+
+@kernel
+def _fits(cells, nc, slot, bit, a, b, naive):
+    """All cells in [a, b) allow the colour `bit` (slot = its prefix-count row)."""
+    if naive:
+        for i in range(a, b):
+            if cells[i] & bit == 0:
+                return False
+        return True
+    return nc[slot, b] == nc[slot, a]
+
+
+@kernel
+def solve_line(cells, n, blen, bcol, bslot, blo, bhi, k, slotcol, nslot, P, S, nc, diff, out, naive):
+    """Narrow `cells[:n]` into `out[:n]`; False when no placement of the blocks fits the line.
+
+    blen/bcol: lengths and colour indices of the k blocks; blo/bhi: first/last start each block can
+    have from the clue alone; bslot: each block's row in the per-colour prefix-count table nc
+    (slotcol lists the colour of each of the nslot rows). P, S: (k+1, n+2) work tables;
+    diff: (nslot, n+2) difference arrays.
+    """
+    if k > 0 and bhi[0] < blo[0]:
+        return False  # the clue is longer than the line
+    # Prefix counts of cells that do NOT allow each colour that occurs in the line.
+    if not naive:
+        for s in range(nslot):
+            bit = np.int64(1) << slotcol[s]
+            nc[s, 0] = 0
+            acc = 0
+            for i in range(n):
+                if cells[i] & bit == 0:
+                    acc += 1
+                nc[s, i + 1] = acc
+    # Forward: P[j, i] = blocks 0..j-1 fit in cells [0, i), the rest of the prefix background.
+    # Row j is computed for i in [end_lo(j-1), hi_j] (to n for j = k); outside it is not read.
+    top = n if k == 0 else bhi[0]
+    P[0, 0] = 1
+    for i in range(1, top + 1):
+        P[0, i] = P[0, i - 1] if cells[i - 1] & 1 else 0
+    for j in range(1, k + 1):
+        length = blen[j - 1]
+        slot = bslot[j - 1]
+        bit = np.int64(1) << bcol[j - 1]
+        same = j >= 2 and bcol[j - 2] == bcol[j - 1]
+        first = blo[j - 1] + length
+        last_end = bhi[j - 1] + length
+        top = n if j == k else bhi[j]
+        prev = 0
+        for i in range(first, top + 1):
+            p = 0
+            if i <= last_end:
+                s = i - length
+                if _fits(cells, nc, slot, bit, s, i, naive):
+                    if j == 1:
+                        p = P[0, s]
+                    elif same:
+                        if P[j - 1, s - 1] and cells[s - 1] & 1:
+                            p = 1
+                    else:
+                        p = P[j - 1, s]
+            if p == 0 and prev and cells[i - 1] & 1:
+                p = 1
+            P[j, i] = p
+            prev = p
+    if P[k, n] == 0:
+        return False
+    # Backward: S[j, i] = blocks j..k-1 fit in cells [i, n), the rest of the suffix background.
+    # Row j is computed for i in [end_lo(j-1), hi_j] (from 0 for j = 0; to n for j = k).
+    bottom = 0 if k == 0 else blo[k - 1] + blen[k - 1]
+    S[k, n] = 1
+    for i in range(n - 1, bottom - 1, -1):
+        S[k, i] = S[k, i + 1] if cells[i] & 1 else 0
+    for j in range(k - 1, -1, -1):
+        length = blen[j]
+        slot = bslot[j]
+        bit = np.int64(1) << bcol[j]
+        same = j + 1 < k and bcol[j] == bcol[j + 1]
+        bottom = 0 if j == 0 else blo[j - 1] + blen[j - 1]
+        nxt = 0
+        for i in range(bhi[j], bottom - 1, -1):
+            s_ = 0
+            if i >= blo[j]:
+                e = i + length
+                if _fits(cells, nc, slot, bit, i, e, naive):
+                    if j == k - 1:
+                        s_ = S[k, e]
+                    elif same:
+                        if cells[e] & 1 and S[j + 1, e + 1]:
+                            s_ = 1
+                    else:
+                        s_ = S[j + 1, e]
+            if s_ == 0 and nxt and cells[i] & 1:
+                s_ = 1
+            S[j, i] = s_
+            nxt = s_
+    # Every placement that both tables allow paints its cells with the block's colour.
+    for i in range(n):
+        out[i] = 0
+    if not naive:
+        for s in range(nslot):
+            for i in range(n + 1):
+                diff[s, i] = 0
+    for j in range(k):
+        length = blen[j]
+        slot = bslot[j]
+        bit = np.int64(1) << bcol[j]
+        same_left = j >= 1 and bcol[j - 1] == bcol[j]
+        same_right = j + 1 < k and bcol[j] == bcol[j + 1]
+        for s in range(blo[j], bhi[j] + 1):
+            e = s + length
+            if j == 0:
+                left = P[0, s]
+            elif same_left:
+                left = 1 if (P[j, s - 1] and cells[s - 1] & 1) else 0
+            else:
+                left = P[j, s]
+            if left == 0:
+                continue
+            if j == k - 1:
+                right = S[k, e]
+            elif same_right:
+                right = 1 if (cells[e] & 1 and S[j + 1, e + 1]) else 0
+            else:
+                right = S[j + 1, e]
+            if right == 0 or not _fits(cells, nc, slot, bit, s, e, naive):
+                continue
+            if naive:
+                for i in range(s, e):
+                    out[i] |= bit
+            else:
+                diff[slot, s] += 1
+                diff[slot, e] -= 1
+    if not naive:
+        for s in range(nslot):
+            bit = np.int64(1) << slotcol[s]
+            acc = 0
+            for i in range(n):
+                acc += diff[s, i]
+                if acc > 0:
+                    out[i] |= bit
+    # Background at i: some split j puts blocks 0..j-1 before i and blocks j.. after it.
+    for j in range(k + 1):
+        a = 0 if j == 0 else blo[j - 1] + blen[j - 1]
+        b = n - 1 if j == k else bhi[j] - 1
+        for i in range(a, b + 1):
+            if cells[i] & 1 and P[j, i] and S[j, i + 1]:
+                out[i] |= 1
+    return True
+
+
+def windows(clue: list[tuple[int, int]], n: int) -> tuple[list[int], list[int]]:
+    """First and last start of every block from the clue alone (same colours need a gap)."""
+    k = len(clue)
+    lo, hi = [0] * k, [0] * k
+    pos = 0
+    for j, (length, colour) in enumerate(clue):
+        if j > 0 and clue[j - 1][1] == colour:
+            pos += 1
+        lo[j] = pos
+        pos += length
+    pos = n
+    for j in range(k - 1, -1, -1):
+        length, colour = clue[j]
+        if j < k - 1 and clue[j + 1][1] == colour:
+            pos -= 1
+        pos -= length
+        hi[j] = pos
+    return lo, hi

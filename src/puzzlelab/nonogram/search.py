@@ -1,0 +1,468 @@
+"""Propagation, probing and backtracking over the grid of colour masks, as one resumable numba kernel.
+
+State lives in numpy arrays so that `run` can stop after a work budget (line-solver cell steps)
+and be called again: Python checks the clock between calls, which gives `--timeout` without
+timers inside numba and a deterministic `--work-limit`.
+
+- Propagation: a FIFO queue of dirty lines; a line is re-solved only after one of its cells changed
+  (or, for the ablation, full sweeps over all lines until nothing changes).
+- Probing: for each undecided cell and each colour it may take, assume it and propagate. A
+  contradiction removes that colour; cells that end up narrower under every colour of the cell are
+  narrowed. Passes repeat until one changes nothing; that pass also scores the branching candidates.
+- Search: binary branching `x = c` / `x != c` with a trail for undo, so every puzzle ends as
+  solved (counting up to `max_solutions`), contradictory, or out of budget.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._jit import kernel
+
+from .linecache import lookup, pack, store
+from .linesolve import solve_line
+
+# ctr slots
+R_, C_, QHEAD, QLEN, TPOS, SOLVES, WORK, LIMIT, UNKNOWN, NSOL, MODE, DEPTH = range(12)
+PROBE_CUR, PROBE_CHANGED, BEST_X, BEST_B, BEST_MIN, BEST_SUM, STAMP, ROOT, NODES, PROBES, BACKTRACKS = range(12, 23)
+MAXSOL, FLAGS, BR_X, BR_B, MAXDEPTH, BITS, HITS, PASS, NCTR = range(23, 32)
+# modes of the search state machine
+M_PROP, M_NODE, M_ENTER, M_BACK = 0, 1, 2, 3
+# run() results (STALLED: propagation alone stopped at the root; the caller may set up the line cache)
+DONE, LIMIT_REACHED, INTERRUPTED, STALLED = 0, 1, 2, 3
+# flags
+F_PROBING, F_NAIVE, F_SWEEP, F_CACHE, F_BALANCED = 1, 2, 4, 8, 16
+# ROOT values: what propagation alone did at the root
+ROOT_UNKNOWN, ROOT_SOLVED, ROOT_CONTRADICTION, ROOT_STALLED = 0, 1, 2, 3
+
+
+@kernel
+def _single(m):
+    return m & (m - 1) == 0
+
+
+@kernel
+def _enqueue(q, inq, ctr, line):
+    if inq[line] == 0:
+        n = q.shape[0]
+        q[(ctr[QHEAD] + ctr[QLEN]) % n] = line
+        ctr[QLEN] += 1
+        inq[line] = 1
+
+
+@kernel
+def _clear_queue(q, inq, ctr):
+    n = q.shape[0]
+    while ctr[QLEN] > 0:
+        inq[q[ctr[QHEAD]]] = 0
+        ctr[QHEAD] = (ctr[QHEAD] + 1) % n
+        ctr[QLEN] -= 1
+
+
+@kernel
+def _write(grid, tcell, told, ctr, idx, new):
+    """Change one cell, remembering the old mask on the trail."""
+    old = grid[idx]
+    t = ctr[TPOS]
+    tcell[t] = idx
+    told[t] = old
+    ctr[TPOS] = t + 1
+    if not _single(old) and _single(new):
+        ctr[UNKNOWN] -= 1
+    grid[idx] = new
+
+
+@kernel
+def _set_cell(grid, q, inq, tcell, told, ctr, idx, new):
+    """Change a cell by decision (branch, exclusion, probe) and mark its row and column dirty."""
+    _write(grid, tcell, told, ctr, idx, new)
+    ncols = ctr[C_]
+    _enqueue(q, inq, ctr, idx // ncols)
+    _enqueue(q, inq, ctr, ctr[R_] + idx % ncols)
+
+
+@kernel
+def _undo(grid, tcell, told, ctr, tp):
+    t = ctr[TPOS]
+    while t > tp:
+        t -= 1
+        idx = tcell[t]
+        cur = grid[idx]
+        old = told[t]
+        if _single(cur) and not _single(old):
+            ctr[UNKNOWN] += 1
+        grid[idx] = old
+    ctr[TPOS] = tp
+
+
+@kernel
+def _solve_one(pz, ws, grid, ctr, tab, line, naive):
+    """Solve line `line` from the grid into ws.out (through the line cache); returns (ok, n, start, stride)."""
+    meta, blen, bcol, bslot, nslot, slotcol, blo, bhi = pz
+    cells, out, P, S, nc, diff, key = ws
+    n = meta[line, 0]
+    start = meta[line, 1]
+    stride = meta[line, 2]
+    k = meta[line, 3]
+    for i in range(n):
+        cells[i] = grid[start + i * stride]
+    ctr[SOLVES] += 1
+    use_cache = (ctr[FLAGS] & F_CACHE) != 0
+    nw = 0
+    h = np.int64(0)
+    if use_cache:
+        bits = ctr[BITS]
+        nw, h = pack(cells, n, bits, key)
+        hit = lookup(tab, line, h, key, nw, bits, n, out)
+        if hit >= 0:
+            ctr[HITS] += 1
+            ctr[WORK] += n
+            return hit == 1, n, start, stride
+    ctr[WORK] += n * (k + 1)
+    ok = solve_line(cells, n, blen[line], bcol[line], bslot[line], blo[line], bhi[line], k, slotcol[line],
+                    nslot[line], P, S, nc, diff, out, naive)
+    if use_cache:
+        store(tab, line, h, key, nw, bits, n, ok, out)
+    return ok, n, start, stride
+
+
+@kernel
+def propagate(pz, ws, st):
+    """Solve dirty lines until the queue is empty. 1 = fixpoint, 0 = contradiction, 2 = out of budget."""
+    grid, q, inq, tcell, told, ctr = st[0], st[1], st[2], st[3], st[4], st[5]
+    cells, out = ws[0], ws[1]
+    naive = (ctr[FLAGS] & F_NAIVE) != 0
+    nlines = q.shape[0]
+    nrows = ctr[R_]
+    ncols = ctr[C_]
+    if ctr[FLAGS] & F_SWEEP:
+        return _sweep(pz, ws, st)
+    while ctr[QLEN] > 0:
+        if ctr[WORK] >= ctr[LIMIT]:
+            return 2
+        line = q[ctr[QHEAD]]
+        ctr[QHEAD] = (ctr[QHEAD] + 1) % nlines
+        ctr[QLEN] -= 1
+        inq[line] = 0
+        ok, n, start, stride = _solve_one(pz, ws, grid, ctr, st[14], line, naive)
+        if not ok:
+            _clear_queue(q, inq, ctr)
+            return 0
+        for i in range(n):
+            if out[i] != cells[i]:
+                idx = start + i * stride
+                _write(grid, tcell, told, ctr, idx, out[i])
+                cross = nrows + idx % ncols if line < nrows else idx // ncols
+                _enqueue(q, inq, ctr, cross)
+    return 1
+
+
+@kernel
+def _sweep(pz, ws, st):
+    """The article's first version: solve every row and column, again and again, until nothing changes."""
+    grid, q, inq, tcell, told, ctr = st[0], st[1], st[2], st[3], st[4], st[5]
+    cells, out = ws[0], ws[1]
+    naive = (ctr[FLAGS] & F_NAIVE) != 0
+    _clear_queue(q, inq, ctr)
+    nlines = q.shape[0]
+    changed = True
+    while changed:
+        changed = False
+        for line in range(nlines):
+            if ctr[WORK] >= ctr[LIMIT]:
+                _enqueue(q, inq, ctr, 0)  # remember that propagation is unfinished
+                return 2
+            ok, n, start, stride = _solve_one(pz, ws, grid, ctr, st[14], line, naive)
+            if not ok:
+                return 0
+            for i in range(n):
+                if out[i] != cells[i]:
+                    _write(grid, tcell, told, ctr, start + i * stride, out[i])
+                    changed = True
+    return 1
+
+
+@kernel
+def _record_solution(grid, sols, ctr):
+    k = ctr[NSOL]
+    for idx in range(grid.shape[0]):
+        m = grid[idx]
+        c = 0
+        while m > 1:
+            m >>= 1
+            c += 1
+        sols[k, idx] = c
+    ctr[NSOL] = k + 1
+
+
+@kernel
+def _cheap_branch(grid, ctr):
+    """Branching cell without probing: the undecided cell with most decided neighbours."""
+    nrows = ctr[R_]
+    ncols = ctr[C_]
+    best = -1
+    best_score = -1
+    for idx in range(grid.shape[0]):
+        if _single(grid[idx]):
+            continue
+        r = idx // ncols
+        c = idx % ncols
+        score = 0
+        if r == 0 or _single(grid[idx - ncols]):
+            score += 1
+        if r == nrows - 1 or _single(grid[idx + ncols]):
+            score += 1
+        if c == 0 or _single(grid[idx - 1]):
+            score += 1
+        if c == ncols - 1 or _single(grid[idx + 1]):
+            score += 1
+        if score > best_score:
+            best_score = score
+            best = idx
+            if score == 4:
+                break
+    m = grid[best]
+    bit = np.int64(1)
+    while (bit << 1) <= m:
+        bit <<= 1
+    while m & bit == 0:
+        bit >>= 1
+    ctr[BR_X] = best
+    ctr[BR_B] = bit
+
+
+@kernel
+def _neighbours_known(grid, ctr, idx):
+    """Decided 4-neighbours of a cell, the border counting as decided."""
+    nrows = ctr[R_]
+    ncols = ctr[C_]
+    r = idx // ncols
+    c = idx % ncols
+    score = 0
+    if r == 0 or _single(grid[idx - ncols]):
+        score += 1
+    if r == nrows - 1 or _single(grid[idx + ncols]):
+        score += 1
+    if c == 0 or _single(grid[idx - 1]):
+        score += 1
+    if c == ncols - 1 or _single(grid[idx + 1]):
+        score += 1
+    return score
+
+
+@kernel
+def _probe_pass(pz, ws, st):
+    """Probe undecided cells from the cursor on.
+
+    A pass probes every undecided cell with at least two decided neighbours (every undecided cell
+    when there is none), each colour it may take, skipping (cell, colour) pairs that an earlier
+    probe of the same pass implied (their consequences are a subset). Returns 1 when the node
+    changed (a probe hit a contradiction, or all probes of a cell agree on some other cell):
+    propagate, then continue; 2 when a pass changed nothing: BR_X/BR_B hold the probe that decided
+    the most cells; 3 out of budget (resume at the cursor); 4 a probe completed the grid.
+    """
+    grid, q, inq, tcell, told, ctr = st[0], st[1], st[2], st[3], st[4], st[5]
+    acc, stamp, nar_cell, nar_mask = st[10], st[11], st[12], st[13]
+    pad, padstamp = st[15], st[16]
+    ncell = grid.shape[0]
+    if ctr[PROBE_CUR] == 0:
+        ctr[BEST_X] = -1
+        ctr[BEST_MIN] = np.int64(1) << 60  # fewest undecided cells left by a probe
+        ctr[PASS] += 1
+        # Fall back to every undecided cell when none has two decided neighbours.
+        ctr[BEST_SUM] = 2
+        found = False
+        for idx in range(ncell):
+            if not _single(grid[idx]) and _neighbours_known(grid, ctr, idx) >= 2:
+                found = True
+                break
+        if not found:
+            ctr[BEST_SUM] = 0
+    need = ctr[BEST_SUM]
+    balanced = (ctr[FLAGS] & F_BALANCED) != 0
+    pass_id = ctr[PASS]
+    x = ctr[PROBE_CUR]
+    while x < ncell:
+        m = grid[x]
+        if _single(m) or (need > 0 and _neighbours_known(grid, ctr, x) < need):
+            x += 1
+            ctr[PROBE_CUR] = x
+            continue
+        base = ctr[STAMP]
+        nprobe = 0
+        skipped = False
+        worst = np.int64(-1)
+        cell_best = np.int64(1) << 60
+        cell_bit = np.int64(0)
+        last_lo = np.int64(0)
+        last_hi = np.int64(0)
+        mm = m
+        while mm != 0:
+            bit = mm & -mm
+            mm ^= bit
+            if not balanced and padstamp[x] == pass_id and pad[x] & bit:
+                skipped = True
+                continue
+            tp = ctr[TPOS]
+            ctr[PROBES] += 1
+            _set_cell(grid, q, inq, tcell, told, ctr, x, bit)
+            r = propagate(pz, ws, st)
+            if r == 2:
+                _undo(grid, tcell, told, ctr, tp)
+                _clear_queue(q, inq, ctr)
+                ctr[PROBE_CUR] = x
+                ctr[STAMP] = base + nprobe + 2
+                return 3
+            if r == 0:
+                _undo(grid, tcell, told, ctr, tp)
+                _set_cell(grid, q, inq, tcell, told, ctr, x, grid[x] & ~bit)
+                ctr[PROBE_CUR] = x
+                ctr[PROBE_CHANGED] = 1
+                ctr[STAMP] = base + nprobe + 2
+                return 1
+            if ctr[UNKNOWN] == 0:
+                _undo(grid, tcell, told, ctr, tp)
+                ctr[BR_X] = x
+                ctr[BR_B] = bit
+                ctr[PROBE_CUR] = 0
+                ctr[STAMP] = base + nprobe + 2
+                return 4
+            left = ctr[UNKNOWN]
+            hi = ctr[TPOS]
+            for t in range(tp, hi):
+                y = tcell[t]
+                g = grid[y]
+                if _single(g):
+                    if padstamp[y] != pass_id:
+                        padstamp[y] = pass_id
+                        pad[y] = 0
+                    pad[y] |= g
+                if nprobe == 0:
+                    if stamp[y] != base + 1:
+                        acc[y] = g
+                        stamp[y] = base + 1
+                elif stamp[y] == base + nprobe:
+                    acc[y] |= g
+                    stamp[y] = base + nprobe + 1
+            _undo(grid, tcell, told, ctr, tp)
+            last_lo = tp
+            last_hi = hi
+            nprobe += 1
+            if balanced:
+                if left > worst:
+                    worst = left
+                if left < cell_best:
+                    cell_best = left
+                    cell_bit = bit
+            elif left < ctr[BEST_MIN]:
+                ctr[BEST_MIN] = left
+                ctr[BEST_X] = x
+                ctr[BEST_B] = bit
+        if balanced and nprobe > 0 and worst < ctr[BEST_MIN]:
+            ctr[BEST_MIN] = worst
+            ctr[BEST_X] = x
+            ctr[BEST_B] = cell_bit
+        # Cells narrowed under every colour of x are narrowed now (the trail memory still holds them).
+        nn = 0
+        if not skipped and nprobe > 0:
+            for t in range(last_lo, last_hi):
+                y = tcell[t]
+                if stamp[y] == base + nprobe and y != x:
+                    stamp[y] = 0
+                    if acc[y] != grid[y]:
+                        nar_cell[nn] = y
+                        nar_mask[nn] = acc[y] & grid[y]
+                        nn += 1
+        ctr[STAMP] = base + nprobe + 2
+        if nn > 0:
+            for t in range(nn):
+                _set_cell(grid, q, inq, tcell, told, ctr, nar_cell[t], nar_mask[t])
+            ctr[PROBE_CUR] = x + 1
+            ctr[PROBE_CHANGED] = 1
+            return 1
+        x += 1
+        ctr[PROBE_CUR] = x
+    # End of a pass.
+    ctr[PROBE_CUR] = 0
+    if ctr[PROBE_CHANGED]:
+        ctr[PROBE_CHANGED] = 0
+        return 1  # something changed during this pass: run a clean pass for valid scores
+    if ctr[BEST_X] < 0:
+        _cheap_branch(grid, ctr)
+    else:
+        ctr[BR_X] = ctr[BEST_X]
+        ctr[BR_B] = ctr[BEST_B]
+    return 2
+
+
+@kernel
+def run(pz, ws, st):
+    """Advance the search until it ends (DONE), reaches MAXSOL solutions, or the work budget runs out."""
+    grid, q, inq, tcell, told, ctr = st[0], st[1], st[2], st[3], st[4], st[5]
+    fx, fb, ftp, sols = st[6], st[7], st[8], st[9]
+    probing = (ctr[FLAGS] & F_PROBING) != 0
+    while True:
+        mode = ctr[MODE]
+        if mode == M_PROP:
+            r = propagate(pz, ws, st)
+            if r == 2:
+                return INTERRUPTED
+            if ctr[ROOT] == ROOT_UNKNOWN:
+                if r == 0:
+                    ctr[ROOT] = ROOT_CONTRADICTION
+                elif ctr[UNKNOWN] == 0:
+                    ctr[ROOT] = ROOT_SOLVED
+                else:
+                    ctr[ROOT] = ROOT_STALLED
+                    ctr[MODE] = M_NODE
+                    return STALLED
+            ctr[MODE] = M_NODE if r == 1 else M_BACK
+            if r == 1 and ctr[UNKNOWN] > 0 and ctr[PROBE_CHANGED] == 0:
+                ctr[PROBE_CUR] = 0
+        elif mode == M_NODE:
+            if ctr[UNKNOWN] == 0:
+                _record_solution(grid, sols, ctr)
+                if ctr[NSOL] >= ctr[MAXSOL]:
+                    return LIMIT_REACHED
+                ctr[MODE] = M_BACK
+                continue
+            if probing:
+                r = _probe_pass(pz, ws, st)
+                if r == 3:
+                    return INTERRUPTED
+                if r == 0:
+                    ctr[MODE] = M_BACK
+                    continue
+                if r == 1:
+                    ctr[MODE] = M_PROP
+                    continue
+            else:
+                _cheap_branch(grid, ctr)
+            ctr[MODE] = M_ENTER
+        elif mode == M_ENTER:
+            d = ctr[DEPTH]
+            ctr[NODES] += 1
+            fx[d] = ctr[BR_X]
+            fb[d] = ctr[BR_B]
+            ftp[d] = ctr[TPOS]
+            ctr[DEPTH] = d + 1
+            if d + 1 > ctr[MAXDEPTH]:
+                ctr[MAXDEPTH] = d + 1
+            ctr[PROBE_CUR] = 0
+            ctr[PROBE_CHANGED] = 0
+            _set_cell(grid, q, inq, tcell, told, ctr, ctr[BR_X], ctr[BR_B])
+            ctr[MODE] = M_PROP
+        else:  # M_BACK
+            d = ctr[DEPTH]
+            if d == 0:
+                return DONE
+            d -= 1
+            ctr[DEPTH] = d
+            ctr[BACKTRACKS] += 1
+            _undo(grid, tcell, told, ctr, ftp[d])
+            _clear_queue(q, inq, ctr)
+            x = fx[d]
+            ctr[PROBE_CUR] = 0
+            ctr[PROBE_CHANGED] = 0
+            _set_cell(grid, q, inq, tcell, told, ctr, x, grid[x] & ~fb[d])
+            ctr[MODE] = M_PROP

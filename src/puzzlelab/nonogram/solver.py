@@ -1,0 +1,212 @@
+"""Solve one puzzle: lay its clues out as arrays, run the search kernel in budgeted chunks, report.
+
+`solve(puzzle)` returns a `Result`: status `unique` | `multiple` | `contradiction` | `timeout` (or
+`solved` when `max_solutions=1` stopped the search at its first solution), whether propagation
+alone solved it (`line_solvable`), up to `max_solutions` solutions and the search counters.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .linesolve import windows
+from .model import Puzzle
+
+CHUNK = 1 << 21  # line-solver work units per kernel call (a few ms) between clock checks
+
+
+@dataclass
+class Options:
+    max_solutions: int = 2
+    timeout: float | None = None  # wall-clock seconds (not reproducible near the limit)
+    work_limit: int | None = None  # line-solver work units (reproducible)
+    probing: bool = True
+    naive: bool = False  # O(n) segment checks instead of prefix sums (ablation)
+    sweep: bool = False  # full sweeps instead of the dirty-line queue (ablation)
+    balanced: bool = False  # branch on the cell whose worst colour decides most (else the best single probe)
+    cache_mb: float = 32.0  # line-solver cache size; 0 turns it off
+
+
+@dataclass
+class Result:
+    status: str
+    line_solvable: bool
+    solutions: list[np.ndarray]
+    time_s: float
+    cpu_s: float
+    stats: dict = field(default_factory=dict)
+
+
+def layout(p: Puzzle):
+    """The puzzle's clues as the arrays the kernels read (lines 0..R-1 are rows, then columns)."""
+    R, C = p.height, p.width
+    lines = list(p.rows) + list(p.cols)
+    nlines = R + C
+    maxk = max(1, max(len(c) for c in lines))
+    meta = np.zeros((nlines, 4), dtype=np.int64)
+    blen = np.zeros((nlines, maxk), dtype=np.int64)
+    bcol = np.zeros((nlines, maxk), dtype=np.int64)
+    bslot = np.zeros((nlines, maxk), dtype=np.int64)
+    blo = np.zeros((nlines, maxk), dtype=np.int64)
+    bhi = np.zeros((nlines, maxk), dtype=np.int64)
+    slots_per_line = [sorted({c for _, c in clue}) for clue in lines]
+    maxslot = max(1, max(len(s) for s in slots_per_line))
+    nslot = np.zeros(nlines, dtype=np.int64)
+    slotcol = np.zeros((nlines, maxslot), dtype=np.int64)
+    for line, clue in enumerate(lines):
+        if line < R:
+            meta[line] = (C, line * C, 1, len(clue))
+        else:
+            meta[line] = (R, line - R, C, len(clue))
+        slots = slots_per_line[line]
+        nslot[line] = len(slots)
+        slotcol[line, : len(slots)] = slots
+        lo, hi = windows(clue, C if line < R else R)
+        for j, (n, c) in enumerate(clue):
+            blen[line, j] = n
+            bcol[line, j] = c
+            bslot[line, j] = slots.index(c)
+            blo[line, j] = lo[j]
+            bhi[line, j] = hi[j]
+    maxn = max(R, C)
+    ws = (
+        np.zeros(maxn + 1, dtype=np.int64),  # cells
+        np.zeros(maxn + 1, dtype=np.int64),  # out
+        np.zeros((maxk + 1, maxn + 2), dtype=np.uint8),  # P
+        np.zeros((maxk + 1, maxn + 2), dtype=np.uint8),  # S
+        np.zeros((maxslot, maxn + 2), dtype=np.int32),  # prefix counts
+        np.zeros((maxslot, maxn + 2), dtype=np.int32),  # difference arrays
+        np.zeros(maxn + 1, dtype=np.int64),  # packed line key for the cache
+    )
+    return (meta, blen, bcol, bslot, nslot, slotcol, blo, bhi), ws
+
+
+def initial_state(p: Puzzle, max_solutions: int, flags: int, cache_rows: int = 1):
+    from . import linecache
+    from . import search as K
+
+    R, C = p.height, p.width
+    ncell = R * C
+    nlines = R + C
+    full = (1 << p.ncolors) - 1
+    grid = np.full(ncell, full, dtype=np.int64)
+    cap = ncell * (p.ncolors + 1) + 16
+    ctr = np.zeros(K.NCTR, dtype=np.int64)
+    ctr[K.R_], ctr[K.C_] = R, C
+    ctr[K.UNKNOWN] = ncell
+    ctr[K.MAXSOL] = max_solutions
+    ctr[K.FLAGS] = flags
+    ctr[K.STAMP] = 1
+    ctr[K.BITS] = p.ncolors
+    ctr[K.MODE] = K.M_PROP
+    q = np.arange(nlines, dtype=np.int64)
+    ctr[K.QLEN] = nlines
+    st = (
+        grid, q, np.ones(nlines, dtype=np.uint8),
+        np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64), ctr,
+        np.zeros(ncell + 1, dtype=np.int64), np.zeros(ncell + 1, dtype=np.int64), np.zeros(ncell + 1, dtype=np.int64),
+        np.zeros((max(1, max_solutions), ncell), dtype=np.int8),
+        np.zeros(ncell, dtype=np.int64), np.zeros(ncell, dtype=np.int64),
+        np.zeros(ncell, dtype=np.int64), np.zeros(ncell, dtype=np.int64),
+        linecache.table(cache_rows, linecache.words_for(max(R, C), p.ncolors)),
+        np.zeros(ncell, dtype=np.int64), np.zeros(ncell, dtype=np.int64),  # probe pad
+    )
+    return st
+
+
+def cache_table(p: Puzzle, cache_mb: float) -> np.ndarray:
+    """The line cache, sized to `cache_mb` (rows a power of two, at most 64 per line of the puzzle)."""
+    from .linecache import HEAD, table, words_for
+
+    words = words_for(max(p.height, p.width), p.ncolors)
+    budget = int(cache_mb * (1 << 20)) // (8 * (HEAD + 2 * words))
+    want = 1024 * (p.height + p.width)
+    rows = 1 << max(4, min(budget, want).bit_length() - 1)
+    return table(rows, words)
+
+
+def solve(p: Puzzle, opts: Options | None = None) -> Result:
+    """Solve a puzzle; the time counts array setup and search (not parsing, not numba compilation)."""
+    from . import search as K
+
+    opts = opts or Options()
+    if opts.max_solutions < 1:
+        raise ValueError("max_solutions must be at least 1")
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    flags = (K.F_PROBING if opts.probing else 0) | (K.F_NAIVE if opts.naive else 0) | (K.F_SWEEP if opts.sweep else 0) \
+        | (K.F_BALANCED if opts.balanced else 0)
+    pz, ws = layout(p)
+    st = initial_state(p, opts.max_solutions, flags)
+    ctr = st[5]
+    deadline = None if opts.timeout is None else t0 + opts.timeout
+    chunk = CHUNK
+    out_of_budget = False
+    while True:
+        before = (ctr[K.PROBES], ctr[K.NODES], ctr[K.BACKTRACKS], ctr[K.TPOS], ctr[K.QLEN], ctr[K.PROBE_CUR])
+        limit = int(ctr[K.WORK]) + chunk
+        if opts.work_limit is not None:
+            limit = min(limit, opts.work_limit)
+        ctr[K.LIMIT] = limit
+        code = K.run(pz, ws, st)
+        if code == K.STALLED:
+            # Line logic alone stalled: the search starts, and the line cache begins to pay off.
+            if opts.cache_mb > 0:
+                st = st[:14] + (cache_table(p, opts.cache_mb),) + st[15:]
+                ctr[K.FLAGS] |= K.F_CACHE
+            continue
+        if code != K.INTERRUPTED:
+            break
+        if opts.work_limit is not None and ctr[K.WORK] >= opts.work_limit:
+            out_of_budget = True
+            break
+        if deadline is not None and time.perf_counter() >= deadline:
+            out_of_budget = True
+            break
+        after = (ctr[K.PROBES], ctr[K.NODES], ctr[K.BACKTRACKS], ctr[K.TPOS], ctr[K.QLEN], ctr[K.PROBE_CUR])
+        # A single probe bigger than the chunk restarts from scratch: give the next call more room.
+        chunk = chunk * 2 if after == before else CHUNK
+    nsol = int(ctr[K.NSOL])
+    R, C = p.height, p.width
+    solutions = [st[9][k].reshape(R, C).copy() for k in range(nsol)]
+    root = int(ctr[K.ROOT])
+    if out_of_budget:
+        status = "timeout"
+    elif nsol == 0:
+        status = "contradiction"
+    elif nsol >= 2:
+        status = "multiple"
+    elif code == K.DONE or root == K.ROOT_SOLVED:
+        status = "unique"
+    else:
+        status = "solved"  # max_solutions=1 stopped the search; uniqueness not decided
+    elapsed = time.perf_counter() - t0
+    cpu = time.process_time() - c0
+    stats = {
+        "line_solves": int(ctr[K.SOLVES]),
+        "work": int(ctr[K.WORK]),
+        "probes": int(ctr[K.PROBES]),
+        "branches": int(ctr[K.NODES]),
+        "backtracks": int(ctr[K.BACKTRACKS]),
+        "max_depth": int(ctr[K.MAXDEPTH]),
+        "cache_hits": int(ctr[K.HITS]),
+    }
+    return Result(status=status, line_solvable=root == K.ROOT_SOLVED, solutions=solutions, time_s=elapsed, cpu_s=cpu,
+                  stats=stats)
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) every kernel variant, so that timings exclude numba's start-up."""
+    from .model import Puzzle as _P
+
+    tiny = _P(name="warm-up", rows=[[(1, 1)], [(1, 1)]], cols=[[(1, 1)], [(1, 1)]])
+    colour = _P(name="warm-up", rows=[[(1, 1), (1, 2)]], cols=[[(1, 1)], [(1, 2)]],
+                palette=["#ffffff", "#000000", "#ff0000"])
+    for naive in (False, True):
+        for sweep in (False, True):
+            for probing in (False, True):
+                solve(tiny, Options(probing=probing, naive=naive, sweep=sweep))
+    solve(colour)
