@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 from puzzlelab.lab.snakemake_support import (
+    determinism_resource,
     evenly_spaced,
     resource_for,
     write_if_changed,
@@ -69,6 +70,15 @@ def experiment_targets():
 def determinism_sample(name):
     """The artifacts re-run for the determinism check: `determinism.sample` of them, evenly spread."""
     return evenly_spaced(DETERMINISM.get(name, []), config["determinism"]["sample"])
+
+
+def determinism_resources_for(name, key):
+    """A determinism job's threads / mem_mb / runtime: enough for the sampled jobs it re-runs."""
+    producers = [
+        next((r.name for r in workflow.rules if r.is_producer(a)), "default")
+        for a in determinism_sample(name)
+    ]
+    return determinism_resource(config, producers, key)
 
 
 def report_targets():

@@ -11,10 +11,10 @@ rule determinism:
         "results/logs/determinism/{experiment}.log",
     conda:
         ENV
-    threads: threads_for("determinism")
+    threads: lambda wc: determinism_resources_for(wc.experiment, "threads")
     resources:
-        mem_mb=mem_mb_for("determinism"),
-        runtime=runtime_for("determinism"),
+        mem_mb=lambda wc: determinism_resources_for(wc.experiment, "mem_mb"),
+        runtime=lambda wc: determinism_resources_for(wc.experiment, "runtime"),
     params:
         scratch=lambda wc: f"results/.determinism/{wc.experiment}",
         snakefile=workflow.main_snakefile,

@@ -37,3 +37,18 @@ def write_if_changed(path: str | Path, text: str) -> None:
     if p.exists() and p.read_text(encoding="utf-8") == text:
         return
     atomic_write(p, text)
+
+
+def determinism_resource(config: dict, producers: Sequence[str], key: str) -> int:
+    """threads / mem_mb / runtime of a determinism job that re-runs one job of each rule in `producers`.
+
+    The re-run happens inside the determinism job itself (on a cluster: inside its allocation), so
+    it must be as large as what it re-runs: the most threads any of them asks for, and the sum of
+    their memory and run times (they may run at once, and all must finish); never less than
+    `resources.determinism`.
+    """
+    own = resource_for(config, "determinism", key)
+    needs = [resource_for(config, rule, key) for rule in producers]
+    if not needs:
+        return own
+    return max(own, max(needs) if key == "threads" else sum(needs))
