@@ -24,7 +24,7 @@ PATH_WIDTH = 64
 
 @njit(cache=True)
 def grow(board, nbr, start, letter, ecell0, mask, base, kids, term, sep, played,
-         f_cell, f_letter, f_word, f_path, record_paths, n):
+         f_cell, f_letter, f_word, f_path, record_paths, n, frames, fr_bits):
     """Append the finds of words through `start` (holding `letter`) to the f_* buffers from index n.
 
     `ecell0` is `start` when the start cell is the empty one (its letter is being tried), else -1;
@@ -34,13 +34,12 @@ def grow(board, nbr, start, letter, ecell0, mask, base, kids, term, sep, played,
     node0 = child(mask, base, kids, 0, letter)
     if node0 < 0:
         return n
-    fr_node = np.empty(MAX_FRAMES, dtype=np.int64)
-    fr_cell = np.empty(MAX_FRAMES, dtype=np.int64)
-    fr_ext = np.empty(MAX_FRAMES, dtype=np.int64)
-    fr_phase = np.empty(MAX_FRAMES, dtype=np.int64)
-    fr_it = np.empty(MAX_FRAMES, dtype=np.int64)
-    fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
-    fr_empty = np.zeros(MAX_FRAMES, dtype=np.bool_)
+    fr_node = frames[0]
+    fr_cell = frames[1]
+    fr_ext = frames[2]
+    fr_phase = frames[3]
+    fr_it = frames[4]
+    fr_empty = frames[5]
     sepbit = np.uint64(1) << np.uint64(sep)
     ecell = ecell0
     eletter = letter if ecell0 >= 0 else -1
@@ -53,7 +52,7 @@ def grow(board, nbr, start, letter, ecell0, mask, base, kids, term, sep, played,
     fr_phase[0] = 0
     fr_it[0] = -1
     fr_bits[0] = 0
-    fr_empty[0] = ecell0 >= 0
+    fr_empty[0] = 1 if ecell0 >= 0 else 0
     while d >= 0:
         node = fr_node[d]
         if fr_it[d] == -1:  # forward frame: first try to cross the separator
@@ -68,7 +67,7 @@ def grow(board, nbr, start, letter, ecell0, mask, base, kids, term, sep, played,
                 fr_phase[d] = 1
                 fr_it[d] = 0
                 fr_bits[d] = 0
-                fr_empty[d] = False
+                fr_empty[d] = 0
                 w = term[sn]
                 if w >= 0 and ecell >= 0 and played[w] == 0:
                     if n >= cap:
@@ -124,7 +123,7 @@ def grow(board, nbr, start, letter, ecell0, mask, base, kids, term, sep, played,
         fr_phase[d] = fr_phase[d - 1]
         fr_it[d] = -1 if fr_phase[d] == 0 else 0
         fr_bits[d] = 0
-        fr_empty[d] = is_empty
+        fr_empty[d] = 1 if is_empty else 0
         visited |= np.uint64(1) << np.uint64(cell)
         w = term[cn]
         if w >= 0 and ecell >= 0 and played[w] == 0:
@@ -177,13 +176,15 @@ def generate_full(board, nbr, mask, base, kids, term, sep, played, stamp, epoch0
     epoch = epoch0
     cells = frontier(board, nbr)
     root = mask[0]
+    frames = np.empty((6, MAX_FRAMES), dtype=np.int64)
+    fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
     for x in cells:
         epoch += 1
         for letter in range(sep):
             if (root >> np.uint64(letter)) & np.uint64(1) == 0:
                 continue
             m = grow(board, nbr, x, letter, x, mask, base, kids, term, sep, played,
-                     f_cell, f_letter, f_word, f_path, record_paths, n)
+                     f_cell, f_letter, f_word, f_path, record_paths, n, frames, fr_bits)
             if m < 0:
                 return -1, epoch
             k = n
@@ -206,23 +207,24 @@ def generate_full(board, nbr, mask, base, kids, term, sep, played, stamp, epoch0
 @njit(cache=True)
 def generate_new(board, nbr, cell, mask, base, kids, term, sep, played, f_cell, f_letter, f_word, f_path):
     """The finds through the newly filled `cell` (may repeat a triple; the caller deduplicates)."""
+    frames = np.empty((6, MAX_FRAMES), dtype=np.int64)
+    fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
     return grow(board, nbr, cell, board[cell], -1, mask, base, kids, term, sep, played,
-                f_cell, f_letter, f_word, f_path, False, 0)
+                f_cell, f_letter, f_word, f_path, False, 0, frames, fr_bits)
 
 
 @njit(cache=True)
 def _grow_forward(board, nbr, start, letter, ecell0, mask, base, kids, term, played,
-                  f_cell, f_letter, f_word, n):
+                  f_cell, f_letter, f_word, n, frames, fr_bits):
     """Forward-trie search from `start` (holding `letter`), at most one empty cell on the path."""
     cap = len(f_word)
     node0 = child(mask, base, kids, 0, letter)
     if node0 < 0:
         return n
-    fr_node = np.empty(MAX_FRAMES, dtype=np.int64)
-    fr_cell = np.empty(MAX_FRAMES, dtype=np.int64)
-    fr_it = np.empty(MAX_FRAMES, dtype=np.int64)
-    fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
-    fr_empty = np.zeros(MAX_FRAMES, dtype=np.bool_)
+    fr_node = frames[0]
+    fr_cell = frames[1]
+    fr_it = frames[2]
+    fr_empty = frames[3]
     ecell = ecell0
     eletter = letter if ecell0 >= 0 else -1
     visited = np.uint64(1) << np.uint64(start)
@@ -230,8 +232,8 @@ def _grow_forward(board, nbr, start, letter, ecell0, mask, base, kids, term, pla
     fr_node[0] = node0
     fr_cell[0] = start
     fr_it[0] = 0
-    fr_empty[0] = ecell0 >= 0
-    w = term[node0]
+    fr_bits[0] = 0
+    fr_empty[0] = 1 if ecell0 >= 0 else 0
     while d >= 0:
         node = fr_node[d]
         if fr_bits[d] != 0:
@@ -269,7 +271,7 @@ def _grow_forward(board, nbr, start, letter, ecell0, mask, base, kids, term, pla
         fr_cell[d] = cell
         fr_it[d] = 0
         fr_bits[d] = 0
-        fr_empty[d] = is_empty
+        fr_empty[d] = 1 if is_empty else 0
         visited |= np.uint64(1) << np.uint64(cell)
         w = term[cn]
         if w >= 0 and ecell >= 0 and played[w] == 0:
@@ -290,19 +292,22 @@ def generate_forward(board, nbr, mask, base, kids, term, alphabet_size, played, 
     n = 0
     root = mask[0]
     cells = frontier(board, nbr)
+    frames = np.empty((4, MAX_FRAMES), dtype=np.int64)
+    fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
     is_front = np.zeros(len(board), dtype=np.bool_)
     for x in cells:
         is_front[x] = True
     for s in range(len(board)):
         if board[s] >= 0:
-            n = _grow_forward(board, nbr, s, board[s], -1, mask, base, kids, term, played, f_cell, f_letter, f_word, n)
+            n = _grow_forward(board, nbr, s, board[s], -1, mask, base, kids, term, played, f_cell, f_letter, f_word, n,
+                              frames, fr_bits)
             if n < 0:
                 return -1
         elif is_front[s]:
             for letter in range(alphabet_size):
                 if (root >> np.uint64(letter)) & np.uint64(1):
                     n = _grow_forward(board, nbr, s, letter, s, mask, base, kids, term, played,
-                                      f_cell, f_letter, f_word, n)
+                                      f_cell, f_letter, f_word, n, frames, fr_bits)
                     if n < 0:
                         return -1
     keys = np.empty(n, dtype=np.int64)

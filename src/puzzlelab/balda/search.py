@@ -215,8 +215,9 @@ def negamax(depth, alpha, beta, n_empty, top,
             p_move[ply] = j
             c = ply + 1
             p_depth[c] = p_depth[ply] - 1
-            p_alpha[c] = -p_beta[ply]
-            p_beta[c] = -p_alpha[ply]
+            # the move is worth len - child, so the window (alpha, beta) maps to (len - beta, len - alpha)
+            p_alpha[c] = m_len[j] - p_beta[ply]
+            p_beta[c] = m_len[j] - p_alpha[ply]
             p_last[c] = cell
             p_passes[c] = 0
             p_empty[c] = p_empty[ply] - 1
