@@ -37,11 +37,22 @@ def install_packages(timeout: int = 600) -> str | None:
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     install = ["apt-get", "install", "-y", "-q", "--no-install-recommends",
                "-o", "DPkg::Lock::Timeout=300", *PACKAGES]
-    done = subprocess.run(install, env=env, capture_output=True, text=True, timeout=timeout)
-    if done.returncode != 0:  # a fresh machine may have no package lists yet
-        subprocess.run(["apt-get", "update", "-q", "-o", "DPkg::Lock::Timeout=300"],
-                       env=env, capture_output=True, text=True, timeout=timeout)
+    # The packages would start the system's munged, slurmctld and slurmd (which have no config
+    # here and are not wanted: the test starts its own). policy-rc.d tells dpkg not to start them.
+    policy = Path("/usr/sbin/policy-rc.d")
+    own_policy = not policy.exists()
+    if own_policy:
+        policy.write_text("#!/bin/sh\n# tests/slurm_cluster.py: no service starts while installing\nexit 101\n")
+        policy.chmod(0o755)
+    try:
         done = subprocess.run(install, env=env, capture_output=True, text=True, timeout=timeout)
+        if done.returncode != 0:  # a fresh machine may have no package lists yet
+            subprocess.run(["apt-get", "update", "-q", "-o", "DPkg::Lock::Timeout=300"],
+                           env=env, capture_output=True, text=True, timeout=timeout)
+            done = subprocess.run(install, env=env, capture_output=True, text=True, timeout=timeout)
+    finally:
+        if own_policy:
+            policy.unlink(missing_ok=True)
     if done.returncode != 0:
         return f"apt-get install {' '.join(PACKAGES)} failed: {done.stderr.strip()[-500:]}"
     still = missing_commands()

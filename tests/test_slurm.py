@@ -211,9 +211,16 @@ def snapshot(results: Path) -> dict[str, tuple[int, bytes]]:
 
 
 @pytest.fixture(scope="module")
-def slurm_run(cluster, tmp_path_factory) -> SlurmRun:
+def workflow(tmp_path_factory) -> Path:
+    """One snapshot of the workflow, so the SLURM and the local run see the same files."""
+    return copy_workflow(tmp_path_factory.mktemp("workflow") / "wf")
+
+
+@pytest.fixture(scope="module")
+def slurm_run(cluster, workflow, tmp_path_factory) -> SlurmRun:
     """The test config through SLURM: one run with a job cancelled mid-run, then the same command to resume."""
-    workdir = copy_workflow(tmp_path_factory.mktemp("slurm-run") / "wf")
+    workdir = tmp_path_factory.mktemp("slurm-run") / "wf"
+    shutil.copytree(workflow, workdir, symlinks=True)
     run = SlurmRun(workdir, cluster)
     cmd = snakemake_cmd("--profile", "profiles/slurm", *CONFIG, *FAST_POLL)
     first_log = workdir.parent / "first.log"
@@ -222,6 +229,7 @@ def slurm_run(cluster, tmp_path_factory) -> SlurmRun:
     run.finished_before = snapshot(workdir / "results")
     run.second = subprocess.run(cmd, cwd=workdir, env=cluster.env(run_env()), stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, timeout=RUN_TIMEOUT)
+    (workdir.parent / "second.log").write_text(run.second.stdout)
     assert run.second.returncode == 0, (
         "the resumed SLURM run failed:\n" + run.second.stdout[-6000:] + "\n" + cluster.logs()
     )
@@ -229,11 +237,13 @@ def slurm_run(cluster, tmp_path_factory) -> SlurmRun:
 
 
 @pytest.fixture(scope="module")
-def local_run(tmp_path_factory) -> Path:
+def local_run(workflow, tmp_path_factory) -> Path:
     """The same config and workflow run locally, as `make test`'s pipeline test does."""
-    workdir = copy_workflow(tmp_path_factory.mktemp("local-run") / "wf")
+    workdir = tmp_path_factory.mktemp("local-run") / "wf"
+    shutil.copytree(workflow, workdir, symlinks=True)
     done = subprocess.run(snakemake_cmd("--cores", "2", *CONFIG), cwd=workdir, env=run_env(),
                           capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    (workdir.parent / "local.log").write_text(done.stderr)
     assert done.returncode == 0, done.stderr[-6000:]
     return workdir
 
@@ -255,6 +265,14 @@ def submissions(output: str) -> list[dict]:
 def nonlocal_jobs(output: str) -> list[str]:
     """Rules of the jobs a run scheduled on the cluster (`rule x:`; local ones print `localrule x:`)."""
     return re.findall(r"^rule (\w+):$", output, re.M)
+
+
+JOB_BLOCK = re.compile(r"^(?:local)?rule (\w+):\n(?:    (?!output:).*\n)*?    output: (.*)$", re.M)
+
+
+def producers(output: str) -> dict[str, str]:
+    """output path -> the rule whose job wrote it, from the job blocks a run printed."""
+    return {path: rule for rule, paths in JOB_BLOCK.findall(output) for path in paths.split(", ")}
 
 
 def effective_config(workdir: Path) -> dict:
@@ -312,19 +330,49 @@ def test_every_cluster_job_went_through_slurm(slurm_run):
 
 
 def test_slurm_requests_come_from_the_config(slurm_run):
-    """--cpus-per-task, --mem and --time of each job equal the rule's threads, mem_mb, runtime in the config."""
-    from puzzlelab.lab.snakemake_support import resource_for
+    """--cpus-per-task, --mem and --time of each job equal the rule's threads, mem_mb, runtime in the config.
+
+    A determinism job re-runs its sampled jobs inside its own allocation, so it asks for as much
+    as they need together (`determinism_resource`), and never less than `resources.determinism`.
+    """
+    from puzzlelab.lab.snakemake_support import determinism_resource, resource_for
 
     config = effective_config(slurm_run.workdir)
     records = slurm_run.cluster.jobcomp_records()
-    node_cpus = os.cpu_count()
-    for s in submissions(slurm_run.second.stdout):
+    writers = producers(slurm_run.first.stdout + slurm_run.second.stdout)
+    checked = set()
+    for s in submissions(slurm_run.first.stdout) + submissions(slurm_run.second.stdout):
         rec = records[s["slurm_id"]]
         tres = dict(item.split("=", 1) for item in rec["Tres"].split(","))
         rule = s["rule"]
-        assert int(tres["cpu"]) == min(resource_for(config, rule, "threads"), node_cpus), (rule, rec)
-        assert tres["mem"] == f"{resource_for(config, rule, 'mem_mb')}M", (rule, rec)
-        assert int(rec["TimeLimit"]) == resource_for(config, rule, "runtime"), (rule, rec)
+        if rule == "determinism":
+            experiment = s["log"].parent.name  # .snakemake/slurm_logs/rule_determinism/<experiment>/<id>.log
+            sampled = json.loads((slurm_run.workdir / "results" / "determinism" / f"{experiment}.json").read_text())
+            rules = [writers[a["artifact"]] for a in sampled["artifacts"]]
+            want = {key: determinism_resource(config, rules, key) for key in ("threads", "mem_mb", "runtime")}
+        else:
+            want = {key: resource_for(config, rule, key) for key in ("threads", "mem_mb", "runtime")}
+        assert int(tres["cpu"]) == min(want["threads"], os.cpu_count()), (rule, rec)
+        assert tres["mem"] == f"{want['mem_mb']}M", (rule, rec)
+        assert int(rec["TimeLimit"]) == want["runtime"], (rule, rec)
+        checked.add(rule)
+    assert {"slurm_probe_generate", "slurm_probe_solve", "determinism"} <= checked
+
+
+def test_determinism_job_is_sized_for_what_it_reruns():
+    """Threads: the most any re-run job asks; memory and time: their sum; at least resources.determinism."""
+    from puzzlelab.lab.snakemake_support import determinism_resource
+
+    config = {"resources": {"default": {"threads": 1, "mem_mb": 1000, "runtime": 10},
+                            "determinism": {"threads": 2, "mem_mb": 4000, "runtime": 60},
+                            "big": {"threads": 8, "mem_mb": 9000, "runtime": 50}}}
+    assert determinism_resource(config, [], "mem_mb") == 4000
+    assert determinism_resource(config, ["small"], "threads") == 2
+    assert determinism_resource(config, ["small", "small"], "mem_mb") == 4000
+    assert determinism_resource(config, ["big", "small"], "threads") == 8
+    assert determinism_resource(config, ["big", "big"], "mem_mb") == 18000
+    assert determinism_resource(config, ["big", "small"], "runtime") == 60
+    assert determinism_resource(config, ["big", "big"], "runtime") == 100
 
 
 def test_determinism_check_ran_as_a_slurm_job(slurm_run):
