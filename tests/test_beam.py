@@ -210,3 +210,35 @@ def test_cli_search_errors(g8, tmp_path, run_cli):
     assert code == 2 and "--tie-window" in err
     code, out, err = run_cli("edgematch", "sweep", path, "--seeds", "x")
     assert code == 2
+
+
+def test_pipeline_jobs_parse_as_commands():
+    """Every solve job of every config builds a command line the CLI accepts, seeds split in chunks."""
+    import shlex
+    from pathlib import Path
+
+    import yaml
+
+    from puzzlelab.cli import build_parser
+    from puzzlelab.edgematch import pipeline
+
+    repo = Path(__file__).resolve().parents[1]
+    full = yaml.safe_load((repo / "config" / "config.yaml").read_text())
+    for name in ("config.yaml", "quick.yaml", "test.yaml"):
+        cfg = dict(full)
+        for key, value in yaml.safe_load((repo / "config" / name).read_text()).items():
+            cfg[key] = {**cfg[key], **value} if isinstance(value, dict) and isinstance(cfg.get(key), dict) else value
+        insts = pipeline.instances(cfg, True, lambda *p: repo / "data" / "missing")  # no official set here
+        table = pipeline.jobs(cfg, insts)
+        assert set(table) == set(pipeline.EXPERIMENTS)
+        for exp, jobs in table.items():
+            assert jobs, (name, exp)
+            seeds = {}
+            for job_id, job in jobs.items():
+                args = build_parser().parse_args(["edgematch", "sweep", "P.txt", *shlex.split(job["args"])])
+                assert args.label == job["instance"]
+                key = job_id.rsplit("_s", 1)[0]
+                seeds.setdefault(key, []).extend(args.seeds)
+            for key, got in seeds.items():
+                assert sorted(got) == list(range(len(got))), (exp, key)  # every seed once
+    assert pipeline._chunks(10, 4) == ["0-3", "4-7", "8-9"]

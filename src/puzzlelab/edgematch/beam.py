@@ -429,34 +429,46 @@ def step_general(d, n_cur, width, k_tie, temperature, dedup, seed_h, t, max_scor
                 c_prio[n] = -prio
                 c_dkey[n] = dk
                 n += 1
-        order = np.argsort(c_prio[:n], kind="mergesort")
+        # Rank: a stable sort by priority; only the best 4W (ties at the boundary included) are sorted,
+        # unless dedup drops so many that the rest is needed.
+        partial = n > 4 * width
         keep = np.empty(min(width, n), np.int64)
         nk = 0
-        if dedup == 0:
-            for x in range(min(width, n)):
-                keep[x] = order[x]
-            nk = min(width, n)
-        else:
-            table = np.zeros(cap, np.uint64)
-            for x in range(n):
-                if nk >= width:
-                    break
-                a = order[x]
-                key = c_dkey[a]
-                if key == 0:
-                    key = np.uint64(1)
-                h = np.int64(mix64(key) & np.uint64(cap - 1))
-                dup = False
-                while table[h] != 0:
-                    if table[h] == key:
-                        dup = True
+        for attempt in range(2):
+            if partial and attempt == 0:
+                kth = np.partition(c_prio[:n], 4 * width - 1)[4 * width - 1]
+                cand = np.nonzero(c_prio[:n] <= kth)[0]
+                order = cand[np.argsort(c_prio[cand], kind="mergesort")]
+            else:
+                order = np.argsort(c_prio[:n], kind="mergesort")
+            nk = 0
+            if dedup == 0:
+                for x in range(min(width, len(order))):
+                    keep[x] = order[x]
+                nk = min(width, len(order))
+            else:
+                table = np.zeros(cap, np.uint64)
+                for x in range(len(order)):
+                    if nk >= width:
                         break
-                    h = (h + 1) & (cap - 1)
-                if dup:
-                    continue
-                table[h] = key
-                keep[nk] = a
-                nk += 1
+                    a = order[x]
+                    key = c_dkey[a]
+                    if key == 0:
+                        key = np.uint64(1)
+                    h = np.int64(mix64(key) & np.uint64(cap - 1))
+                    dup = False
+                    while table[h] != 0:
+                        if table[h] == key:
+                            dup = True
+                            break
+                        h = (h + 1) & (cap - 1)
+                    if dup:
+                        continue
+                    table[h] = key
+                    keep[nk] = a
+                    nk += 1
+            if nk >= width or not partial:
+                break
         if nk < width and lo > 0 and temperature <= 0.0 and n < total:
             lo -= 1
             hi -= 1
