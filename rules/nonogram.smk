@@ -1,1 +1,316 @@
-# nonogram experiments: rules are added with the engine.
+# Nonograms: the benchmark over every corpus (ours + the shared ones), the reference solver beside it,
+# and the ablation of the article's optimisations. Helpers: src/puzzlelab/nonogram/pipeline.py.
+from puzzlelab.nonogram import pipeline as nonogram_pl
+from puzzlelab.nonogram.reference import find as nonogram_find_reference
+
+NB = config["nonogram_bench"]
+NA = config["nonogram_ablation"]
+NONOGRAM_ROOT = CORPORA if HAVE_CORPORA else Path(config["corpora_dir"])
+NB_NAMES = nonogram_pl.corpus_names(NB, NONOGRAM_ROOT)
+NB_SOLVE = nonogram_pl.solve_files("nonogram_bench", NB, NONOGRAM_ROOT)
+NB_REF_EXE = nonogram_find_reference(
+    config.get("reference_solvers", {}).get("pbnsolve", "")
+)
+NB_REF_CORPORA = [
+    n
+    for n in NB_NAMES
+    if NB.get("reference", True) and n not in NB.get("reference_skip", [])
+]
+NB_REF = (
+    nonogram_pl.reference_files(NB, NONOGRAM_ROOT, NB_REF_CORPORA) if NB_REF_EXE else []
+)
+NA_VARIANTS = NA.get("variants", ["base"])
+
+for _name, _reason in nonogram_pl.corpora(NB, NONOGRAM_ROOT)[1]:
+    skip("nonogram_bench", _name, _reason)
+for _name, _reason in nonogram_pl.corpora(NA, NONOGRAM_ROOT)[1]:
+    skip("nonogram_ablation", _name, _reason)
+if not NB_REF_EXE:
+    skip(
+        "nonogram_bench",
+        "pbnsolve reference timing",
+        "pbnsolve executable not found (config reference_solvers.pbnsolve)",
+    )
+
+
+wildcard_constraints:
+    nonogram_corpus=r"[A-Za-z0-9_\-]+",
+    nonogram_chunk=r"\d+",
+    nonogram_variant=r"[a-z\-]+",
+    nonogram_exp=r"nonogram_bench|nonogram_ablation",
+
+
+localrules:
+    nonogram_bench_tables,
+    nonogram_bench_reference_table,
+    nonogram_ablation_tables,
+
+
+rule nonogram_generate:
+    output:
+        "results/{nonogram_exp}/corpus/{nonogram_corpus}.nonpack",
+    log:
+        "results/logs/{nonogram_exp}/generate_{nonogram_corpus}.log",
+    conda:
+        ENV
+    threads: threads_for("nonogram_generate")
+    resources:
+        mem_mb=mem_mb_for("nonogram_generate"),
+        runtime=runtime_for("nonogram_generate"),
+    params:
+        opts=lambda wc: nonogram_pl.gen_options(
+            config[wc.nonogram_exp], wc.nonogram_corpus
+        ),
+    shell:
+        "puzzlelab nonogram generate {params.opts} --out {output} > {log} 2>&1"
+
+
+rule nonogram_bench_solve:
+    input:
+        lambda wc: nonogram_pl.corpus_inputs("nonogram_bench", NB, wc.nonogram_corpus),
+    output:
+        result="results/nonogram_bench/solve/{nonogram_corpus}.{nonogram_chunk}.csv",
+        timing="results/nonogram_bench/solve/{nonogram_corpus}.{nonogram_chunk}.timing.csv",
+    log:
+        "results/logs/nonogram_bench/solve_{nonogram_corpus}.{nonogram_chunk}.log",
+    conda:
+        ENV
+    threads: threads_for("nonogram_bench_solve")
+    resources:
+        mem_mb=mem_mb_for("nonogram_bench_solve"),
+        runtime=runtime_for("nonogram_bench_solve"),
+    params:
+        paths=lambda wc: nonogram_pl.paths_of(
+            "nonogram_bench", NB, NONOGRAM_ROOT, wc.nonogram_corpus
+        ),
+        opts=lambda wc: nonogram_pl.bench_options(
+            NB, NONOGRAM_ROOT, wc.nonogram_corpus, int(wc.nonogram_chunk)
+        ),
+    shell:
+        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {params.paths} {params.opts}"
+        " --corpus {wildcards.nonogram_corpus}"
+        " --out {output.result} --timing {output.timing} > {log} 2>&1"
+
+
+rule nonogram_bench_reference:
+    input:
+        lambda wc: nonogram_pl.corpus_inputs("nonogram_bench", NB, wc.nonogram_corpus),
+    output:
+        "results/nonogram_bench/reference/{nonogram_corpus}.{nonogram_chunk}.csv",
+    log:
+        "results/logs/nonogram_bench/reference_{nonogram_corpus}.{nonogram_chunk}.log",
+    conda:
+        ENV
+    threads: threads_for("nonogram_bench_reference")
+    resources:
+        mem_mb=mem_mb_for("nonogram_bench_reference"),
+        runtime=runtime_for("nonogram_bench_reference"),
+    params:
+        exe=NB_REF_EXE or "",
+        paths=lambda wc: nonogram_pl.paths_of(
+            "nonogram_bench", NB, NONOGRAM_ROOT, wc.nonogram_corpus
+        ),
+        opts=lambda wc: nonogram_pl.reference_options(
+            NB, NONOGRAM_ROOT, wc.nonogram_corpus, int(wc.nonogram_chunk)
+        ),
+    shell:
+        "puzzlelab nonogram reference {params.paths} --solver {params.exe:q} {params.opts}"
+        " --corpus {wildcards.nonogram_corpus} --out {output} > {log} 2>&1"
+
+
+rule nonogram_bench_tables:
+    input:
+        results=NB_SOLVE,
+        timings=[nonogram_pl.timing_file(f) for f in NB_SOLVE],
+    output:
+        summary_csv="results/nonogram_bench/summary.csv",
+        summary_html=report(
+            "results/nonogram_bench/summary.html",
+            category="Nonograms",
+            subcategory="nonogram_bench",
+            caption="../report/nonogram/bench_summary.rst",
+        ),
+        heaviest_csv="results/nonogram_bench/heaviest.csv",
+        heaviest_html=report(
+            "results/nonogram_bench/heaviest.html",
+            category="Nonograms",
+            subcategory="nonogram_bench",
+            caption="../report/nonogram/bench_heaviest.rst",
+        ),
+        plot=report(
+            "results/nonogram_bench/times.svg",
+            category="Nonograms",
+            subcategory="nonogram_bench",
+            caption="../report/nonogram/bench_times.rst",
+        ),
+    log:
+        "results/logs/nonogram_bench/tables.log",
+    conda:
+        ENV
+    shell:
+        "puzzlelab nonogram report bench --results {input.results} --timings {input.timings}"
+        " --summary {output.summary_csv} {output.summary_html}"
+        " --heaviest {output.heaviest_csv} {output.heaviest_html} --plot {output.plot} > {log} 2>&1"
+
+
+rule nonogram_bench_reference_table:
+    input:
+        results=NB_SOLVE,
+        timings=[nonogram_pl.timing_file(f) for f in NB_SOLVE],
+        reference=NB_REF,
+    output:
+        csv="results/nonogram_bench/reference.csv",
+        html=report(
+            "results/nonogram_bench/reference.html",
+            category="Nonograms",
+            subcategory="nonogram_bench",
+            caption="../report/nonogram/bench_reference.rst",
+        ),
+    log:
+        "results/logs/nonogram_bench/reference_table.log",
+    conda:
+        ENV
+    params:
+        why=(
+            ""
+            if NB_REF_EXE
+            else "pbnsolve executable not found (config reference_solvers.pbnsolve)"
+        ),
+    shell:
+        "puzzlelab nonogram report reference --results {input.results} --timings {input.timings}"
+        " --reference {input.reference} --solver pbnsolve --unavailable {params.why:q}"
+        " --table {output.csv} {output.html} > {log} 2>&1"
+
+
+rule nonogram_bench_gallery:
+    input:
+        results=lambda wc: nonogram_pl.solve_files(
+            "nonogram_bench", NB, NONOGRAM_ROOT, names=[wc.nonogram_corpus]
+        ),
+        corpus=lambda wc: nonogram_pl.corpus_inputs(
+            "nonogram_bench", NB, wc.nonogram_corpus
+        ),
+    output:
+        report(
+            "results/nonogram_bench/gallery/{nonogram_corpus}.svg",
+            category="Nonograms",
+            subcategory="nonogram_bench gallery",
+            caption="../report/nonogram/bench_gallery.rst",
+        ),
+    log:
+        "results/logs/nonogram_bench/gallery_{nonogram_corpus}.log",
+    conda:
+        ENV
+    threads: threads_for("nonogram_bench_gallery")
+    resources:
+        mem_mb=mem_mb_for("nonogram_bench_gallery"),
+        runtime=runtime_for("nonogram_bench_gallery"),
+    params:
+        paths=lambda wc: nonogram_pl.paths_of(
+            "nonogram_bench", NB, NONOGRAM_ROOT, wc.nonogram_corpus
+        ),
+        n=NB.get("gallery", 4),
+    shell:
+        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram report gallery --results {input.results}"
+        " --paths {params.paths} --count {params.n} --title {wildcards.nonogram_corpus}"
+        " --out {output} > {log} 2>&1"
+
+
+rule nonogram_ablation_solve:
+    input:
+        lambda wc: nonogram_pl.corpus_inputs(
+            "nonogram_ablation", NA, wc.nonogram_corpus
+        ),
+    output:
+        result="results/nonogram_ablation/solve/{nonogram_variant}/{nonogram_corpus}.{nonogram_chunk}.csv",
+        timing="results/nonogram_ablation/solve/{nonogram_variant}/{nonogram_corpus}.{nonogram_chunk}.timing.csv",
+    log:
+        "results/logs/nonogram_ablation/solve_{nonogram_variant}_{nonogram_corpus}.{nonogram_chunk}.log",
+    conda:
+        ENV
+    threads: threads_for("nonogram_ablation_solve")
+    resources:
+        mem_mb=mem_mb_for("nonogram_ablation_solve"),
+        runtime=runtime_for("nonogram_ablation_solve"),
+    params:
+        paths=lambda wc: nonogram_pl.paths_of(
+            "nonogram_ablation", NA, NONOGRAM_ROOT, wc.nonogram_corpus
+        ),
+        opts=lambda wc: nonogram_pl.bench_options(
+            NA, NONOGRAM_ROOT, wc.nonogram_corpus, int(wc.nonogram_chunk)
+        ),
+        flags=lambda wc: nonogram_pl.VARIANT_FLAGS[wc.nonogram_variant],
+    shell:
+        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {params.paths} {params.opts} {params.flags}"
+        " --corpus {wildcards.nonogram_corpus}"
+        " --out {output.result} --timing {output.timing} > {log} 2>&1"
+
+
+rule nonogram_ablation_tables:
+    input:
+        [
+            f
+            for v in NA_VARIANTS
+            for f in nonogram_pl.solve_files(
+                "nonogram_ablation", NA, NONOGRAM_ROOT, variant=v
+            )
+        ],
+    output:
+        csv="results/nonogram_ablation/speedups.csv",
+        html=report(
+            "results/nonogram_ablation/speedups.html",
+            category="Nonograms",
+            subcategory="nonogram_ablation",
+            caption="../report/nonogram/ablation_table.rst",
+        ),
+        plot=report(
+            "results/nonogram_ablation/speedups.svg",
+            category="Nonograms",
+            subcategory="nonogram_ablation",
+            caption="../report/nonogram/ablation_plot.rst",
+        ),
+    log:
+        "results/logs/nonogram_ablation/tables.log",
+    conda:
+        ENV
+    params:
+        runs=lambda wc: nonogram_pl.ablation_runs(NA, NONOGRAM_ROOT, NA_VARIANTS),
+    shell:
+        "puzzlelab nonogram report ablation --runs {params.runs}"
+        " --table {output.csv} {output.html} --plot {output.plot} > {log} 2>&1"
+
+
+register_experiment(
+    "nonogram_bench",
+    "Nonograms",
+    [
+        "results/nonogram_bench/summary.html",
+        "results/nonogram_bench/heaviest.html",
+        "results/nonogram_bench/times.svg",
+        "results/nonogram_bench/reference.html",
+    ]
+    + [f"results/nonogram_bench/gallery/{n}.svg" for n in NB_NAMES],
+)
+register_determinism("nonogram_bench", NB_SOLVE)
+register_experiment(
+    "nonogram_ablation",
+    "Nonograms",
+    [
+        "results/nonogram_ablation/speedups.html",
+        "results/nonogram_ablation/speedups.svg",
+    ],
+)
+register_determinism(
+    "nonogram_ablation",
+    nonogram_pl.solve_files("nonogram_ablation", NA, NONOGRAM_ROOT, variant="base"),
+)
+
+
+rule nonogram_bench:
+    input:
+        experiment_inputs("nonogram_bench"),
+
+
+rule nonogram_ablation:
+    input:
+        experiment_inputs("nonogram_ablation"),

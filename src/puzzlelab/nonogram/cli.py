@@ -1,5 +1,274 @@
-"""Command line of this engine (commands are added as the engine lands)."""
+"""`puzzlelab nonogram ...`: solve, bench, generate, convert, reference timing and report helpers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..lab.cli_support import add_output_args
+from ..lab.errors import InputError
 
 
-def register(parser):
-    parser.set_defaults(handler=None)
+def _positive_float(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if v <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return v
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return v
+
+
+def _solver_args(p: argparse.ArgumentParser, timeout_default: float | None = None) -> None:
+    from .formats import FORMATS
+
+    p.add_argument("--format", choices=sorted(FORMATS), help="force the input format (default: by extension/content)")
+    p.add_argument("--max-solutions", type=_positive_int, default=2, metavar="N",
+                   help="stop after N solutions (default 2: enough to decide uniqueness)")
+    p.add_argument("--timeout", type=_positive_float, default=timeout_default, metavar="S",
+                   help="wall-clock limit per puzzle in seconds (status `timeout`)")
+    p.add_argument("--work-limit", type=_positive_int, metavar="N",
+                   help="reproducible limit per puzzle: line-solver work units (cells x (blocks+1) per line solved)")
+    p.add_argument("--no-probing", action="store_true", help="branch without probing (ablation)")
+    p.add_argument("--naive", action="store_true", help="O(n) segment checks instead of prefix sums (ablation)")
+    p.add_argument("--sweep", action="store_true", help="full row/column sweeps instead of the dirty-line queue (ablation)")
+    p.add_argument("--no-cache", action="store_true", help="no line-solver cache (ablation)")
+
+
+def _options(args):
+    from .solver import Options
+
+    return Options(max_solutions=args.max_solutions, timeout=args.timeout, work_limit=args.work_limit,
+                   probing=not args.no_probing, naive=args.naive, sweep=args.sweep,
+                   cache_mb=0.0 if args.no_cache else 32.0)
+
+
+def register(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("solve", help="solve one puzzle; draw it, or print JSON",
+                       description="Solve one puzzle (PATH, or PATH#N for the N-th puzzle of a collection). "
+                                   "Status: unique, multiple, contradiction or timeout.")
+    p.add_argument("path", metavar="PATH")
+    _solver_args(p)
+    p.add_argument("--color", choices=["auto", "always", "never"], default="auto",
+                   help="draw with terminal colours (default: when stdout is a terminal)")
+    add_output_args(p)
+    p.set_defaults(handler=_solve)
+
+    p = sub.add_parser("bench", help="solve many puzzles in one process; CSV rows and the article's summary",
+                       description="Solve every puzzle in the files/folders given (collections expand to all their "
+                                   "puzzles) and print average, median, max time and the 10 heaviest.")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    _solver_args(p, timeout_default=60.0)
+    p.add_argument("--out", required=True, metavar="FILE.csv", help="one row per puzzle")
+    p.add_argument("--timing", metavar="FILE.csv",
+                   help="write the time columns here instead of in --out (keeps --out reproducible)")
+    p.add_argument("--corpus", help="corpus name for the rows (default: each file's folder name)")
+    p.add_argument("--limit", type=_positive_int, metavar="N", help="only the first N puzzles (in file order)")
+    p.add_argument("--chunk", metavar="I/N", help="only the I-th of N equal slices of the puzzles (1-based)")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--strict", action="store_true", help="stop at the first unreadable file (default: row `error`)")
+    p.set_defaults(handler=_bench)
+
+    p = sub.add_parser("generate", help="the project's own corpus: seeded random images as puzzles (.nonpack)")
+    p.add_argument("--size", default="20x20", help="WIDTHxHEIGHT (default 20x20)")
+    p.add_argument("--density", type=float, default=0.6, help="probability that a cell is filled (default 0.6)")
+    p.add_argument("--colors", type=_positive_int, default=1, help="block colours: 1 = black and white (default), up to 9")
+    p.add_argument("--style", choices=["noise", "blocks"], default="noise",
+                   help="noise: independent cells; blocks: coarse squares (picture-like)")
+    p.add_argument("--scale", type=_positive_int, default=4, help="square size for --style blocks (default 4)")
+    p.add_argument("--count", type=_positive_int, default=10)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", required=True, metavar="FILE.nonpack")
+    p.set_defaults(handler=_generate)
+
+    p = sub.add_parser("convert", help="write a puzzle in another format (non or xml)")
+    p.add_argument("path", metavar="PATH")
+    p.add_argument("--format", help="force the input format")
+    p.add_argument("--to", choices=["non", "xml"], required=True)
+    p.add_argument("--out", metavar="FILE", help="default: stdout")
+    p.set_defaults(handler=_convert)
+
+    p = sub.add_parser("reference", help="time a reference solver (pbnsolve) on the same puzzles")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--solver", default="pbnsolve", help="executable name or path (default pbnsolve)")
+    p.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S")
+    p.add_argument("--corpus")
+    p.add_argument("--limit", type=_positive_int, metavar="N")
+    p.add_argument("--chunk", metavar="I/N")
+    p.add_argument("--out", required=True, metavar="FILE.csv")
+    p.add_argument("--format")
+    p.set_defaults(handler=_reference)
+
+    p = sub.add_parser("report", help="pipeline: tables and plots from bench/ablation/reference CSVs")
+    rsub = p.add_subparsers(dest="what", metavar="WHAT", required=True)
+    r = rsub.add_parser("bench", help="per-corpus summary, heaviest puzzles, time distribution")
+    r.add_argument("--results", nargs="+", required=True, metavar="CSV", help="bench CSVs (artifact)")
+    r.add_argument("--timings", nargs="+", required=True, metavar="CSV", help="their timing CSVs, same order")
+    r.add_argument("--summary", nargs=2, required=True, metavar=("CSV", "HTML"))
+    r.add_argument("--heaviest", nargs=2, required=True, metavar=("CSV", "HTML"))
+    r.add_argument("--plot", required=True, metavar="SVG")
+    r.set_defaults(handler=_report_bench)
+    r = rsub.add_parser("reference", help="our times beside the reference solver's, per corpus")
+    r.add_argument("--results", nargs="*", default=[], metavar="CSV")
+    r.add_argument("--timings", nargs="*", default=[], metavar="CSV")
+    r.add_argument("--reference", nargs="*", default=[], metavar="CSV")
+    r.add_argument("--solver", default="pbnsolve")
+    r.add_argument("--unavailable", default="", help="reason shown when the reference solver did not run")
+    r.add_argument("--table", nargs=2, required=True, metavar=("CSV", "HTML"))
+    r.set_defaults(handler=_report_reference)
+    r = rsub.add_parser("ablation", help="speed-up ratios of each optimisation")
+    r.add_argument("--runs", nargs="+", required=True, metavar="VARIANT=RESULT.csv,TIMING.csv")
+    r.add_argument("--table", nargs=2, required=True, metavar=("CSV", "HTML"))
+    r.add_argument("--plot", required=True, metavar="SVG")
+    r.set_defaults(handler=_report_ablation)
+    r = rsub.add_parser("gallery", help="draw a few solved puzzles of a corpus in their colours")
+    r.add_argument("--results", required=True, metavar="CSV", help="the corpus's bench CSV (picks solved puzzles)")
+    r.add_argument("--paths", nargs="+", required=True, metavar="PATH", help="the corpus's puzzle files/folders")
+    r.add_argument("--count", type=_positive_int, default=4)
+    r.add_argument("--title", default="")
+    r.add_argument("--out", required=True, metavar="SVG")
+    r.set_defaults(handler=_report_gallery)
+
+
+def _solve(args) -> int:
+    from ..lab.results import emit
+    from . import render
+    from .formats import load_one
+    from .solver import solve, warm_up
+
+    puzzle = load_one(args.path, args.format)
+    warm_up()
+    res = solve(puzzle, _options(args))
+    result = {
+        "status": res.status,
+        "line_solvable": res.line_solvable,
+        "rows": puzzle.height,
+        "cols": puzzle.width,
+        "colors": puzzle.palette,
+        "solutions": [s.tolist() for s in res.solutions],
+        "time_s": res.time_s,
+    }
+    colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    lines = [f"{puzzle.name}: {puzzle.width}x{puzzle.height}, {puzzle.ncolors} colours — {res.status}"
+             f"{' (line-solvable)' if res.line_solvable else ''}, {res.time_s * 1000:.2f} ms"]
+    for k, sol in enumerate(res.solutions):
+        if len(res.solutions) > 1:
+            lines.append(f"solution {k + 1}:")
+        lines.append(render.text(puzzle, sol, colour=colour))
+    if res.solutions and not puzzle.is_bw and not colour:
+        lines.append(render.legend(puzzle))
+    emit(result, as_json=args.json, out=args.out, timing=args.timing, text="\n".join(lines))
+    return 0
+
+
+def _chunk(items: list, spec: str | None) -> list:
+    if not spec:
+        return items
+    try:
+        i, n = (int(x) for x in spec.split("/"))
+    except ValueError:
+        raise InputError(f"--chunk {spec!r}: expected I/N, e.g. 2/8") from None
+    if not 1 <= i <= n:
+        raise InputError(f"--chunk {spec!r}: I must be between 1 and N")
+    return items[(i - 1) * len(items) // n: i * len(items) // n]
+
+
+def _bench(args) -> int:
+    import pandas as pd
+
+    from ..lab import canonical
+    from ..lab.tables import write_table
+    from . import bench
+
+    opts = _options(args)
+    loaded = bench.load_all(args.paths, args.format, keep_going=not args.strict)
+    loaded = _chunk(loaded[: args.limit] if args.limit else loaded, args.chunk)
+    rows = bench.run_loaded(loaded, opts, corpus=args.corpus)
+    df = pd.DataFrame(rows, columns=bench.COLUMNS)
+    if args.timing:
+        write_table(df[bench.RESULT_COLUMNS], args.out)
+        write_table(df[bench.TIMING_COLUMNS], args.timing)
+    else:
+        write_table(df, args.out)
+    s = bench.summary(rows)
+    if args.json:
+        sys.stdout.write(canonical.dumps(s, indent=1))
+    else:
+        print(bench.summary_text(s))
+    return 0
+
+
+def _generate(args) -> int:
+    from ..lab.atomic import atomic_write
+    from .generate import generate, parse_size, to_text
+
+    w, h = parse_size(args.size)
+    puzzles = generate(w, h, args.density, args.colors, args.count, args.seed, style=args.style, scale=args.scale)
+    atomic_write(args.out, to_text(puzzles))
+    print(f"{len(puzzles)} puzzles {w}x{h}, density {args.density:g}, {args.colors} colour(s), seed {args.seed} -> {args.out}")
+    return 0
+
+
+def _convert(args) -> int:
+    from ..lab.atomic import atomic_write
+    from .formats import load_one, non, pbnxml
+
+    puzzle = load_one(args.path, args.format)
+    text = (non.write if args.to == "non" else pbnxml.write)(puzzle)
+    if args.out:
+        atomic_write(args.out, text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _reference(args) -> int:
+    import pandas as pd
+
+    from ..lab.tables import write_table
+    from . import reference
+
+    rows = reference.run(args.solver, args.paths, args.timeout, corpus=args.corpus, fmt=args.format,
+                         chunk=lambda items: _chunk(items[: args.limit] if args.limit else items, args.chunk))
+    write_table(pd.DataFrame(rows, columns=["corpus", "name", "status", "line_solvable", "time_s", "wall_s"]), args.out)
+    return 0
+
+
+def _report_bench(args) -> int:
+    from . import report
+
+    report.bench_tables(args.results, args.timings, args.summary, args.heaviest, args.plot)
+    return 0
+
+
+def _report_reference(args) -> int:
+    from . import report
+
+    report.reference_table(args.results, args.timings, args.reference, args.solver, args.unavailable, args.table)
+    return 0
+
+
+def _report_ablation(args) -> int:
+    from . import report
+
+    report.ablation_tables(args.runs, args.table, args.plot)
+    return 0
+
+
+def _report_gallery(args) -> int:
+    from . import report
+
+    report.gallery(args.results, args.paths, args.count, args.title, args.out)
+    return 0

@@ -13,7 +13,7 @@ import re
 import numpy as np
 
 from ...lab.errors import InputError
-from ..model import BW_PALETTE, Clue, Puzzle, check_puzzle, parse_hex
+from ..model import Clue, Puzzle, check_puzzle, parse_hex
 from ._text import numbered_lines, to_int
 
 _CLUE_TOKEN = re.compile(r"^(\d+)([A-Za-z]?)\S*$")
@@ -116,13 +116,18 @@ def _parse_one(lines: list[tuple[int, str]], path, name: str) -> Puzzle:
     if width is None or height is None or rows is None or cols is None:
         missing = [k for k, v in (("width", width), ("height", height), ("rows", rows), ("columns", cols)) if v is None]
         raise InputError(f"missing {', '.join(missing)} (required keys of the .non format)", path, first_line)
-    # Palette: background, the default black, then each colour letter in order of first definition/use.
-    palette = list(BW_PALETTE)
+    # Palette: background, the default black (when a block or the goal uses it), then each colour
+    # letter in order of definition, then letters used without a definition.
+    default_used = any(isinstance(c, int) for cl in rows + cols for _, c in cl) or (
+        goal_text is not None and "1" in goal_text)
+    palette = ["#ffffff"] + (["#000000"] if default_used else [])
     index: dict[str, int] = {}
     default_hex = ["#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6", "#bfef45"]
     for ch in list(colors) + [c for c in used_chars if c not in colors]:
         index[ch] = len(palette)
         palette.append(colors.get(ch, default_hex[(len(palette) - 2) % len(default_hex)]))
+    if len(palette) == 1:
+        palette.append("#000000")
 
     def resolve(clue: Clue) -> Clue:
         return [(n, index[c] if isinstance(c, str) else c) for n, c in clue]
@@ -139,7 +144,7 @@ def _parse_one(lines: list[tuple[int, str]], path, name: str) -> Puzzle:
         for ch in cells:
             if ch in "0.":
                 vals.append(0)
-            elif ch == "1":
+            elif ch == "1" and default_used:
                 vals.append(1)
             elif ch in index:
                 vals.append(index[ch])

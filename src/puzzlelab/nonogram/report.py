@@ -1,0 +1,248 @@
+"""Tables, plots and pictures of the nonogram experiments (run by the pipeline's aggregation rules)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ..lab import plots
+from ..lab.errors import InputError
+from ..lab.tables import read_table, write_table
+
+DECIDED = ("unique", "multiple", "contradiction")
+
+
+def load_runs(results: list[str], timings: list[str]) -> pd.DataFrame:
+    """Bench artifact CSVs joined row by row with their timing CSVs."""
+    if len(results) != len(timings):
+        raise InputError(f"{len(results)} result files but {len(timings)} timing files")
+    frames = []
+    for res, tim in zip(results, timings):
+        a, b = read_table(res), read_table(tim)
+        if len(a) != len(b) or list(a["name"].astype(str)) != list(b["name"].astype(str)):
+            raise InputError(f"timing file {tim} does not match {res} row by row")
+        a = a.copy()
+        for col in ("time_s", "cpu_s", "found", "line_solves", "work", "probes", "branches"):
+            if col in b:
+                a[col] = pd.to_numeric(b[col], errors="coerce")
+        frames.append(a)
+    if not frames:
+        return pd.DataFrame(columns=["corpus", "name", "status", "line_solvable", "time_s", "cpu_s"])
+    df = pd.concat(frames, ignore_index=True)
+    df["line_solvable"] = df["line_solvable"].astype(str).str.lower() == "true"
+    df["corpus"] = df["corpus"].astype(str)
+    df["name"] = df["name"].astype(str)
+    return df
+
+
+def _ms(x: float) -> float:
+    return float("nan") if x is None or (isinstance(x, float) and math.isnan(x)) else 1000.0 * x
+
+
+def corpus_summary(df: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for corpus, g in df.groupby("corpus", sort=True):
+        ok = g[g["status"] != "error"]
+        t = ok["time_s"].dropna()
+        solved = int(ok["status"].isin(("unique", "multiple", "solved")).sum())
+        rows.append({
+            "corpus": corpus,
+            "puzzles": len(g),
+            "solved": solved,
+            "unique": int((g["status"] == "unique").sum()),
+            "multiple": int((g["status"] == "multiple").sum()),
+            "contradiction": int((g["status"] == "contradiction").sum()),
+            "timeout": int((g["status"] == "timeout").sum()),
+            "unreadable": int((g["status"] == "error").sum()),
+            "line-solvable %": 100.0 * ok["line_solvable"].sum() / len(ok) if len(ok) else float("nan"),
+            "invalid solutions": int((ok["valid"].astype(str).str.lower() == "false").sum()) if "valid" in ok else 0,
+            "average ms": _ms(t.mean()) if len(t) else float("nan"),
+            "median ms": _ms(t.median()) if len(t) else float("nan"),
+            "max ms": _ms(t.max()) if len(t) else float("nan"),
+            "total s": float(t.sum()),
+            "total CPU s": float(ok["cpu_s"].dropna().sum()),
+        })
+    return pd.DataFrame(rows)
+
+
+def heaviest(df: pd.DataFrame, top: int = 10) -> pd.DataFrame:
+    rows = []
+    for corpus, g in df[df["status"] != "error"].groupby("corpus", sort=True):
+        g = g.sort_values(["time_s", "name"], ascending=[False, True]).head(top)
+        for rank, (_, r) in enumerate(g.iterrows(), 1):
+            rows.append({"corpus": corpus, "rank": rank, "name": r["name"], "size": r["size"],
+                         "colours": int(r["colors"]), "status": r["status"],
+                         "line-solvable": "yes" if r["line_solvable"] else "no", "time ms": _ms(r["time_s"])})
+    return pd.DataFrame(rows, columns=["corpus", "rank", "name", "size", "colours", "status", "line-solvable",
+                                       "time ms"])
+
+
+def bench_tables(results, timings, summary_out, heaviest_out, plot_out) -> None:
+    df = load_runs(results, timings)
+    s = corpus_summary(df)
+    total = len(df)
+    note = (f"{total} puzzles in {df['corpus'].nunique()} corpora. Times are wall-clock per puzzle inside one "
+            "process per corpus (array setup + search; parsing and numba compilation excluded). "
+            "solved = unique + multiple (+ solved without a uniqueness check).")
+    write_table(s, summary_out[0], summary_out[1], title="Nonogram benchmark per corpus", note=note)
+    write_table(heaviest(df), heaviest_out[0], heaviest_out[1], title="The 10 heaviest puzzles of each corpus")
+    time_plot(df, plot_out)
+
+
+def time_plot(df: pd.DataFrame, path: str) -> None:
+    """Per-corpus distribution of solve times (log scale): box plot with every puzzle as a dot."""
+    corpora = sorted(df["corpus"].unique())
+    fig, ax = plots.figure(width=8.0, height=max(2.5, 0.45 * len(corpora) + 1.2))
+    rng = np.random.Generator(np.random.PCG64(0))
+    data = []
+    labelled = False
+    for i, c in enumerate(corpora):
+        g = df[(df["corpus"] == c) & (df["status"] != "error")]
+        t = np.maximum(g["time_s"].to_numpy(dtype=float) * 1000.0, 1e-3)
+        out = g["status"].to_numpy() == "timeout"
+        ok = ~np.isnan(t)
+        data.append(t[ok] if ok.any() else np.array([np.nan]))
+        y = i + 1 + rng.uniform(-0.18, 0.18, size=len(t))
+        ax.scatter(t[ok & ~out], y[ok & ~out], s=6, alpha=0.45, color="tab:blue", linewidths=0)
+        if (ok & out).any():
+            ax.scatter(t[ok & out], y[ok & out], s=28, marker="x", color="tab:red",
+                       label=None if labelled else "timeout")
+            labelled = True
+    ax.boxplot(data, vert=False, widths=0.5, showfliers=False)
+    ax.set_yticks(range(1, len(corpora) + 1))
+    ax.set_yticklabels(corpora)
+    ax.set_xscale("log")
+    ax.set_xlabel("solve time per puzzle (ms, log scale)")
+    ax.axvline(2.0, color="tab:green", linestyle="--", linewidth=1)
+    ax.text(2.0, len(corpora) + 0.6, " 2 ms", color="tab:green", fontsize=8, va="bottom")
+    ax.set_title("Nonogram solve times per corpus")
+    if labelled:
+        ax.legend(loc="lower right", fontsize=8)
+    plots.save(fig, path)
+
+
+def reference_table(results, timings, references, solver, unavailable, out) -> None:
+    cols = ["corpus", "puzzles", "ours decided", f"{solver} decided", "ours total CPU s", f"{solver} total CPU s",
+            f"{solver} / ours (total)", "ours median ms", f"{solver} median ms", "ours wall s", f"{solver} wall s"]
+    if not references:
+        reason = unavailable or f"{solver} was not available"
+        write_table(pd.DataFrame([{"corpus": "—", "note": f"not available: {reason}"}]), out[0], out[1],
+                    title=f"Reference solver {solver}: not available", note=reason)
+        return
+    ours = load_runs(results, timings)
+    ref = pd.concat([read_table(r) for r in references], ignore_index=True)
+    ref["corpus"] = ref["corpus"].astype(str)
+    rows = []
+    for corpus, r in ref.groupby("corpus", sort=True):
+        o = ours[ours["corpus"] == corpus]
+        o_dec = o[o["status"].isin(DECIDED)]
+        r_dec = r[r["status"].isin(DECIDED)]
+        o_cpu = float(o["cpu_s"].dropna().sum())
+        r_cpu = float(pd.to_numeric(r["time_s"], errors="coerce").dropna().sum())
+        rows.append({
+            "corpus": corpus, "puzzles": len(r), "ours decided": len(o_dec), f"{solver} decided": len(r_dec),
+            "ours total CPU s": o_cpu, f"{solver} total CPU s": r_cpu,
+            f"{solver} / ours (total)": r_cpu / o_cpu if o_cpu > 0 else float("nan"),
+            "ours median ms": _ms(o["cpu_s"].median()) if len(o) else float("nan"),
+            f"{solver} median ms": _ms(pd.to_numeric(r["time_s"], errors="coerce").median()),
+            "ours wall s": float(o["time_s"].dropna().sum()),
+            f"{solver} wall s": float(pd.to_numeric(r["wall_s"], errors="coerce").dropna().sum()),
+        })
+    note = (f"CPU seconds of solving (file reading excluded) on the same puzzles: ours = cpu_s of the benchmark run, "
+            f"{solver} = its own 'Processing Time' (-t) with -u (uniqueness) and its CPU limit; puzzles that timed out "
+            f"count with the time spent. A ratio above 1 means {solver} needed more time than we did. Wall times include "
+            f"process start-up for {solver} (one process per puzzle) but not for us (one process per corpus).")
+    write_table(pd.DataFrame(rows, columns=cols), out[0], out[1], title=f"Our solver beside {solver}", note=note)
+
+
+COMPARISONS = [
+    ("naive", "prefix sums + difference arrays (vs O(n) segment checks)"),
+    ("sweep", "dirty-line queue (vs full row/column sweeps)"),
+    ("no-probing", "probing (vs plain backtracking)"),
+    ("no-cache", "line-solver cache (vs none)"),
+]
+
+
+def ablation_tables(runs: list[str], out, plot_out) -> None:
+    frames = {}
+    for spec in runs:
+        variant, _, files = spec.partition("=")
+        res, _, tim = files.partition(",")
+        if not variant or not res or not tim:
+            raise InputError(f"--runs {spec!r}: expected VARIANT=RESULT.csv,TIMING.csv")
+        frames.setdefault(variant, []).append((res, tim))
+    data = {v: load_runs([a for a, _ in f], [b for _, b in f]) for v, f in frames.items()}
+    if "base" not in data:
+        raise InputError("the ablation needs a `base` variant")
+    base = data["base"]
+    rows = []
+    for variant, label in COMPARISONS:
+        if variant not in data:
+            continue
+        other = data[variant]
+        for corpus in sorted(base["corpus"].unique()):
+            b = base[base["corpus"] == corpus].set_index("name")
+            o = other[other["corpus"] == corpus].set_index("name")
+            names = [n for n in b.index if n in o.index]
+            if not names:
+                continue
+            bt, ot = b.loc[names, "cpu_s"], o.loc[names, "cpu_s"]
+            b_to = int((b.loc[names, "status"] == "timeout").sum())
+            o_to = int((o.loc[names, "status"] == "timeout").sum())
+            ratio = float(ot.sum() / bt.sum()) if bt.sum() > 0 else float("nan")
+            per = (ot / bt.clip(lower=1e-6)).replace([np.inf, -np.inf], np.nan).dropna()
+            rows.append({
+                "optimisation": label, "puzzles": corpus, "n": len(names),
+                "with it: total CPU s": float(bt.sum()), "without it: total CPU s": float(ot.sum()),
+                "speed-up (total)": ratio, "speed-up (median per puzzle)": float(per.median()) if len(per) else float("nan"),
+                "timeouts with": b_to, "timeouts without": o_to,
+                "note": "lower bound (timeouts count at the limit)" if o_to > b_to else "",
+            })
+    df = pd.DataFrame(rows, columns=["optimisation", "puzzles", "n", "with it: total CPU s", "without it: total CPU s",
+                                     "speed-up (total)", "speed-up (median per puzzle)", "timeouts with",
+                                     "timeouts without", "note"])
+    write_table(df, out[0], out[1], title="Ablation: what each optimisation buys",
+                note="speed-up = CPU time without the optimisation / with it, on the same puzzles, in one process per "
+                     "(variant, puzzle set). Everything else is the full solver.")
+    fig, ax = plots.figure(width=8.0, height=4.2)
+    if len(df):
+        labels = [f"{r['optimisation'].split(' (')[0]}\n{r['puzzles']}" for _, r in df.iterrows()]
+        ax.barh(range(len(df)), df["speed-up (total)"].to_numpy(), color="tab:blue")
+        ax.set_yticks(range(len(df)))
+        ax.set_yticklabels(labels, fontsize=7)
+        ax.set_xscale("log")
+        ax.axvline(1.0, color="black", linewidth=0.8)
+        for i, v in enumerate(df["speed-up (total)"].to_numpy()):
+            if np.isfinite(v):
+                ax.text(v, i, f" {v:.3g}x", va="center", fontsize=7)
+    ax.set_xlabel("speed-up (CPU time without / with, log scale)")
+    ax.set_title("Nonogram ablation")
+    plots.save(fig, plot_out)
+
+
+def gallery(results: str, paths: list[str], count: int, title: str, out: str) -> None:
+    from . import render
+    from .bench import load_all
+    from .solver import Options, solve
+
+    df = read_table(results)
+    df["name"] = df["name"].astype(str)
+    solved = df[df["status"].isin(("unique", "multiple", "solved"))]
+    # Prefer unique puzzles, then the larger ones, evenly spread over the corpus.
+    solved = solved.assign(cells=solved["width"] * solved["height"])
+    pick = solved.sort_values(["status", "cells", "name"], ascending=[False, False, True])
+    chosen = list(pick.head(count)["name"])
+    wanted = set(chosen)
+    puzzles = {it.puzzle.name: it.puzzle for it in load_all(paths, None, keep_going=True)
+               if it.puzzle is not None and it.puzzle.name in wanted}
+    items = []
+    for name in chosen:
+        p = puzzles.get(name)
+        if p is None:
+            continue
+        res = solve(p, Options(max_solutions=1, timeout=30))
+        if res.solutions:
+            items.append((name, p, res.solutions[0]))
+    render.gallery(items, out, title=title)
