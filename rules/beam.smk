@@ -28,10 +28,6 @@ wildcard_constraints:
     beam_exp="beam_width|beam_orders|beam_ties|beam_dedup|beam_vs_dfs_lds|beam_factory",
 
 
-localrules:
-    beam_report,
-
-
 rule beam_instance:
     output:
         puzzle="results/beam/instances/{name}.txt",
@@ -81,47 +77,51 @@ rule beam_solve:
         " --out {output.out} --timing {output.timing} > /dev/null 2> {log}"
 
 
-rule beam_report:
-    input:
-        runs=lambda wc: beam_pipeline.run_files(wc.beam_exp, BEAM_JOBS),
-        timings=lambda wc: beam_pipeline.timing_files(wc.beam_exp, BEAM_JOBS),
-    output:
-        csv="results/{beam_exp}/{beam_exp}.csv",
-        html=report(
-            "results/{beam_exp}/{beam_exp}.html",
-            category="Beam search",
-            subcategory="{beam_exp}",
-            caption="../report/beam/{beam_exp}.rst",
-        ),
-        svg=report(
-            "results/{beam_exp}/{beam_exp}.svg",
-            category="Beam search",
-            subcategory="{beam_exp}",
-            caption="../report/beam/{beam_exp}_figure.rst",
-        ),
-        boards=report(
-            "results/{beam_exp}/best_boards.svg",
-            category="Beam search",
-            subcategory="{beam_exp}",
-            caption="../report/beam/best_boards.rst",
-        ),
-    log:
-        "results/logs/{beam_exp}/report.log",
-    conda:
-        ENV
-    threads: threads_for("beam_report")
-    resources:
-        mem_mb=mem_mb_for("beam_report"),
-        runtime=runtime_for("beam_report"),
-    params:
-        puzzles=lambda wc: beam_pipeline.puzzle_args(
-            wc.beam_exp, BEAM_JOBS, BEAM_INSTANCES
-        ),
-        family_rows=lambda wc: config["beam_factory"].get("family_rows", 13),
-    shell:
-        "puzzlelab edgematch report {wildcards.beam_exp} --runs {input.runs} --timings {input.timings}"
-        " {params.puzzles} --csv {output.csv} --html {output.html} --svg {output.svg} --boards {output.boards}"
-        " --family-rows {params.family_rows} 2> {log}"
+for _exp in beam_pipeline.EXPERIMENTS:
+
+    rule:
+        name:
+            f"{_exp}_report"
+        input:
+            runs=beam_pipeline.run_files(_exp, BEAM_JOBS),
+            timings=beam_pipeline.timing_files(_exp, BEAM_JOBS),
+        output:
+            csv=f"results/{_exp}/{_exp}.csv",
+            html=report(
+                f"results/{_exp}/{_exp}.html",
+                category="Beam search",
+                subcategory=_exp,
+                caption=f"../report/beam/{_exp}.rst",
+            ),
+            svg=report(
+                f"results/{_exp}/{_exp}.svg",
+                category="Beam search",
+                subcategory=_exp,
+                caption=f"../report/beam/{_exp}_figure.rst",
+            ),
+            boards=report(
+                f"results/{_exp}/best_boards.svg",
+                category="Beam search",
+                subcategory=_exp,
+                caption="../report/beam/best_boards.rst",
+            ),
+        log:
+            f"results/logs/{_exp}/report.log",
+        localrule: True
+        conda:
+            ENV
+        threads: threads_for("beam_report")
+        resources:
+            mem_mb=mem_mb_for("beam_report"),
+            runtime=runtime_for("beam_report"),
+        params:
+            experiment=_exp,
+            puzzles=beam_pipeline.puzzle_args(_exp, BEAM_JOBS, BEAM_INSTANCES),
+            family_rows=config["beam_factory"].get("family_rows", 13),
+        shell:
+            "puzzlelab edgematch report {params.experiment} --runs {input.runs} --timings {input.timings}"
+            " {params.puzzles} --csv {output.csv} --html {output.html} --svg {output.svg} --boards {output.boards}"
+            " --family-rows {params.family_rows} 2> {log}"
 
 
 rule beam_width:
