@@ -1,5 +1,125 @@
-"""Command line of this engine (commands are added as the engine lands)."""
+"""`puzzlelab snakebird show|replay|solve`: draw a level, replay a solution, solve optimally.
+
+Kernels (numba) and the BFS engine are imported inside the handlers, so `--help` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..lab.cli_support import add_output_args
 
 
-def register(parser):
-    parser.set_defaults(handler=None)
+def register(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("show", help="draw a level with its snakes, fruit, gadgets and teleporters",
+                       description="Parse LEVEL and draw it, with a list of its objects and the size of a packed "
+                                   "state. Example: puzzlelab snakebird show data/snakebird/crate.txt")
+    p.add_argument("level", help="level file (map rows after '; key: value' metadata)")
+    add_output_args(p)
+    p.set_defaults(handler=_show)
+
+    p = sub.add_parser("replay", help="replay moves from the start, drawing each position; say whether it wins",
+                       description="Replay a solution. Each move is a snake's head letter in the level file plus "
+                                   "U, R, D or L. Exit status 0 when the moves win, 1 when they do not. Example: "
+                                   "puzzlelab snakebird replay data/snakebird/crate.txt --moves RR,RR,RU")
+    p.add_argument("level")
+    p.add_argument("--moves", required=True, metavar="MOVES",
+                   help="comma-separated moves such as RU,RR,GL (or one string of pairs, RURRGL)")
+    p.add_argument("--quiet", action="store_true", help="draw only the final position")
+    add_output_args(p)
+    p.set_defaults(handler=_replay)
+
+    p = sub.add_parser("solve", help="find an optimal solution with the compressed BFS",
+                       description="Breadth-first search over canonical packed states (snakes interchangeable, "
+                                   "gadgets of identical shape interchangeable) with the compressed BFS engine; "
+                                   "stops after the first depth that holds a won state and replays the solution. "
+                                   "Example: puzzlelab snakebird solve data/snakebird/crate.txt --json")
+    p.add_argument("level")
+    p.add_argument("--memory-budget", default="2G", metavar="B",
+                   help="RAM for visited runs before they spill to --workdir (e.g. 512M, 4G; default 2G)")
+    p.add_argument("--workdir", default=None, metavar="DIR",
+                   help="folder for spilled runs (default: a temporary folder)")
+    p.add_argument("--codec", default=None, help="visited-run codec of the BFS engine (default: the engine's)")
+    p.add_argument("--max-depth", type=int, default=None, metavar="D", help="give up after this depth")
+    add_output_args(p)
+    p.set_defaults(handler=_solve)
+
+
+def _domain(path):
+    from .domain import SnakebirdDomain
+    from .level import load_level
+
+    return SnakebirdDomain(load_level(path))
+
+
+def _show(args) -> int:
+    from ..lab.results import emit
+    from .play import draw, start_position
+
+    dom = _domain(args.level)
+    lv = dom.level
+    picture = draw(dom, start_position(dom))
+    info = lv.summary()
+    info["map"] = picture.split("\n")
+    info["snake_letters"] = lv.snake_letters
+    info["exit"] = list(lv.rc(lv.exit))
+    info["teleporters"] = [[list(lv.rc(a)), list(lv.rc(b))] for a, b in lv.teleporters]
+    info["expected_moves"] = lv.expected_moves
+    lines = [picture, ""]
+    lines.append(f"{lv.name}: {lv.height} x {lv.width}, exit at row {info['exit'][0]}, column {info['exit'][1]}")
+    for letter, body in zip(lv.snake_letters, lv.snakes):
+        r, c = lv.rc(body[0])
+        lines.append(f"  snake {letter}: length {len(body)}, head at row {r}, column {c}")
+    lines.append(f"  fruit: {len(lv.fruit)}")
+    for g, cells in enumerate(lv.gadgets):
+        lines.append(f"  gadget {g}: {len(cells)} cells, shape offsets {list(lv.gadget_shape(g))}")
+    for a, b in lv.teleporters:
+        lines.append(f"  teleporters: row {lv.rc(a)[0]}, column {lv.rc(a)[1]} <-> row {lv.rc(b)[0]}, column {lv.rc(b)[1]}")
+    lines.append(f"  packed state: {lv.state_bits} bits = {lv.state_bytes} bytes (snakes grow to {lv.snake_max_len})")
+    if lv.expected_moves is not None:
+        lines.append(f"  published optimal solution: {lv.expected_moves} moves")
+    emit(info, as_json=args.json, out=args.out, timing=args.timing, text="\n".join(lines))
+    return 0
+
+
+def _replay(args) -> int:
+    from ..lab.results import emit
+    from .level import DIRECTIONS
+    from .play import draw, is_won, parse_moves, replay
+
+    dom = _domain(args.level)
+    moves = parse_moves(args.moves, dom.level.snake_letters)
+    positions, error = replay(dom, moves)
+    won = error is None and is_won(positions[-1])
+    played = len(positions) - 1
+    lines = []
+    shown = [len(positions) - 1] if args.quiet else range(len(positions))
+    for i in shown:
+        head = "start" if i == 0 else f"move {i}: {moves[i - 1][0]}{DIRECTIONS[moves[i - 1][1]]}"
+        lines += [head, draw(dom, positions[i]), ""]
+    if error:
+        lines.append(error)
+    lines.append(f"{dom.level.name}: {played} of {len(moves)} moves played; "
+                 + ("every snake has left: the level is won." if won else "not won."))
+    result = {"level": dom.level.name, "moves": [f"{a}{DIRECTIONS[d]}" for a, d in moves], "played": played,
+              "error": error, "won": won, "final": draw(dom, positions[-1]).split("\n")}
+    emit(result, as_json=args.json, out=args.out, timing=args.timing, text="\n".join(lines))
+    return 0 if won else 1
+
+
+def _solve(args) -> int:
+    from ..lab.results import emit
+    from .solve import solve
+
+    result = solve(args.level, memory_budget=args.memory_budget, workdir=args.workdir, codec=args.codec,
+                   max_depth=args.max_depth)
+    if result["solved"]:
+        text = (f"{result['level']}: solved in {result['moves']} moves: {','.join(result['solution'])}\n"
+                f"{result['states']} states, {result['bits_per_state']:.3g} bits per state, "
+                f"{result['time_s']:.3g} s")
+    else:
+        text = f"{result['level']}: no solution found ({result['states']} states, depth {len(result['layers']) - 1})"
+    emit(result, as_json=args.json, out=args.out, timing=args.timing, text=text)
+    return 0 if result["solved"] else 1

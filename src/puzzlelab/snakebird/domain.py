@@ -47,10 +47,12 @@ class SnakebirdDomain:
         self.gadget_order = arrays["gadget_order"]  # slot -> gadget digit
         self.width = level.state_bytes
         self.nsnakes = len(level.snakes)
-        self.max_moves = 4 * self.nsnakes
+        self.max_children = 4 * self.nsnakes
+        self.space_size = None
         self._words = np.zeros((self.width + 7) // 8 + 1, dtype=np.uint64)
         start, self.start_snakes, self.start_gadgets = self.initial()
-        self.start = self.pack(start)
+        self.start_row = self.pack(start)
+        self.start = self.start_row.reshape(1, self.width)  # the engine takes (k, width)
 
     # --- decoded states ---
     def empty(self) -> Decoded:
@@ -121,8 +123,14 @@ class SnakebirdDomain:
             raise InputError(f"a {self.level.name} state has {self.width} bytes, got {len(raw)}")
         return np.frombuffer(raw, dtype=np.uint8).copy()
 
-    def format_move(self, move: int) -> str:
-        return f"s{int(move) // 4}{DIRECTIONS[int(move) % 4]}"
+    def format_move(self, move: int, parent_row: np.ndarray | None = None) -> str:
+        """`s1U` = snake slot 1 (canonical order of the parent) moves up; with the parent row, the slot's
+        head cell too (`s1@37U`). Level letters need identities: see `play.solution_moves`."""
+        slot, d = int(move) // 4, DIRECTIONS[int(move) % 4]
+        if parent_row is None:
+            return f"s{slot}{d}"
+        st = self.unpack(parent_row)
+        return f"s{slot}@{int(st.cells[slot, 0])}{d}"
 
 
 def make_domain(spec: str | Path) -> SnakebirdDomain:

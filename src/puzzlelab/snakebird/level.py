@@ -140,7 +140,7 @@ def parse_level(text: str, path: str | Path = "<level>", name: str | None = None
     while rows and rows[-1].strip() == "":
         rows.pop()
     if not rows:
-        raise InputError("the level has no map rows", path, first + 1 if first < len(raw) else max(len(raw), 1))
+        raise InputError("the level has no map rows", path, first + 1)
     line_of = lambda r: first + 1 + r  # noqa: E731  (file line of map row r)
     height, width = len(rows), len(rows[0])
     if width < 3 or height < 3:
