@@ -46,6 +46,25 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_output_args(p)
     p.set_defaults(handler=_solve)
 
+    p = sub.add_parser("reference", help="run the reference C++ solver's executable for a level and read its counts",
+                       description="Time the reference solver (jsnell/snakebird-solver builds one executable per level, "
+                                   "snakebird.<NN>) and read its answer and per-depth counts. Example: puzzlelab "
+                                   "snakebird reference levels/level07.txt --binary ~/snakebird-solver/bin/snakebird")
+    p.add_argument("level", help="the level file (its name picks the executable)")
+    p.add_argument("--binary", required=True, metavar="PREFIX",
+                   help="executable prefix: PREFIX.07 for level07, PREFIX.star1 for levelstar1 (a path or a name on PATH)")
+    p.add_argument("--timeout", type=float, default=None, metavar="S", help="give up after S seconds")
+    add_output_args(p)
+    p.set_defaults(handler=_reference)
+
+    p = sub.add_parser("report", help="tables and plots of the snakebird_levels experiment")
+    p.add_argument("runs", nargs="*", help="solve results (their .timing.json files are read beside them)")
+    p.add_argument("--reference", nargs="*", default=[], help="reference solver results")
+    p.add_argument("--public-layers", default=None, help="public_layers.csv of the shared corpus, if present")
+    for name in ("csv", "html", "layers-csv", "layers-html", "solutions-csv", "solutions-html", "svg-time", "svg-bits"):
+        p.add_argument(f"--{name}", required=True)
+    p.set_defaults(handler=_report)
+
 
 def _domain(path):
     from .domain import SnakebirdDomain
@@ -123,3 +142,30 @@ def _solve(args) -> int:
         text = f"{result['level']}: no solution found ({result['states']} states, depth {len(result['layers']) - 1})"
     emit(result, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0 if result["solved"] else 1
+
+
+def _reference(args) -> int:
+    from ..lab.errors import InputError
+    from ..lab.results import emit
+    from .level import load_level
+    from .pipeline import reference_binary
+    from .reference import run_reference
+
+    level = load_level(args.level)
+    exe = reference_binary(args.binary, level.name)
+    if exe is None:
+        raise InputError(f"no executable {args.binary}.{level.name.removeprefix('level')} (path or name on PATH)")
+    result = run_reference(exe, level.name, args.timeout)
+    result["expected_moves"] = level.expected_moves
+    text = f"{level.name}: reference solver found {result['moves']} moves in {result['time_s']:.3g} s"
+    emit(result, as_json=args.json, out=args.out, timing=args.timing, text=text)
+    return 0
+
+
+def _report(args) -> int:
+    from .report import write_report
+
+    out = {k.replace("-", "_"): getattr(args, k.replace("-", "_")) for k in (
+        "csv", "html", "layers-csv", "layers-html", "solutions-csv", "solutions-html", "svg-time", "svg-bits")}
+    write_report(args.runs, args.reference, args.public_layers, out)
+    return 0

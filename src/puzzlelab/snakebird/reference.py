@@ -1,0 +1,61 @@
+"""Run the reference C++ Snakebird solver (jsnell/snakebird-solver, one executable per level) and
+read its per-depth counts and answer, timing it and measuring its peak memory."""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import subprocess
+import tempfile
+import time
+
+from ..lab.errors import InputError
+
+_DEPTH = re.compile(r"^depth: (\d+)$")
+_UNIQUE = re.compile(r"^\s+new unique: (\d+)$")
+_MOVE = re.compile(r"^Move (\d+)$")
+
+
+def parse_output(text: str) -> dict:
+    """Answer and per-depth `new unique` counts from the solver's stdout."""
+    layers = [1]
+    moves = None
+    for line in text.splitlines():
+        m = _UNIQUE.match(line)
+        if m:
+            layers.append(int(m.group(1)))
+            continue
+        m = _MOVE.match(line)
+        if m and moves is None:
+            moves = int(m.group(1))  # the trace prints the last move first
+    return {"moves": moves, "layers": layers}
+
+
+def run_reference(executable: str, level_name: str, timeout_s: float | None = None) -> dict:
+    """Run one level's executable in a scratch folder (it may spill files to its working directory)."""
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="snakebird-ref-") as scratch:
+        try:
+            done = subprocess.run([executable], cwd=scratch, capture_output=True, text=True, timeout=timeout_s)
+        except FileNotFoundError:
+            raise InputError(f"reference solver not found: {executable}") from None
+        except subprocess.TimeoutExpired:
+            raise InputError(f"reference solver {executable} did not finish within {timeout_s} s") from None
+    wall = time.perf_counter() - t0
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    if done.returncode != 0:
+        raise InputError(f"reference solver {executable} exited with {done.returncode}: {done.stderr.strip()[-300:]}")
+    parsed = parse_output(done.stdout)
+    layers = parsed["layers"]
+    # all depths but the last are deterministic (§9.3): the last one stops early per parent
+    return {
+        "level": level_name,
+        "solver": "jsnell/snakebird-solver (C++)",
+        "executable": os.path.basename(executable),
+        "moves": parsed["moves"],
+        "layers_before_last": layers[:-1],
+        "states_reported": sum(layers),
+        "time_s": wall,
+        "peak_rss_bytes": peak,
+    }
