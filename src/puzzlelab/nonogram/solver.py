@@ -26,7 +26,7 @@ class Options:
     probing: bool = True
     naive: bool = False  # O(n) segment checks instead of prefix sums (ablation)
     sweep: bool = False  # full sweeps instead of the dirty-line queue (ablation)
-    balanced: bool = False  # branch on the cell whose worst colour decides most (else the best single probe)
+    balanced: bool = True  # branch on the cell whose worst colour decides most (else the best single probe)
     cache_mb: float = 32.0  # line-solver cache size; 0 turns it off
 
 

@@ -157,10 +157,10 @@ def parse(text: str, path, stem: str) -> list[Puzzle]:
 
 def write(p: Puzzle) -> str:
     """The puzzle as webpbn XML (what pbnsolve reads natively, colour included)."""
-    names = ["white", "black"] + [f"c{i}" for i in range(2, p.ncolors)]
+    names = ["white", "black"] if p.is_bw else ["white"] + [f"c{i}" for i in range(1, p.ncolors)]
     chars = ".X" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[: max(0, p.ncolors - 2)]
     out = ['<?xml version="1.0"?>', "<puzzleset>",
-           '<puzzle type="grid" defaultcolor="black" backgroundcolor="white">',
+           f'<puzzle type="grid" defaultcolor="{names[1]}" backgroundcolor="white">',
            f"<title>{p.name}</title>"]
     for i in range(p.ncolors):
         out.append(f'<color name="{names[i]}" char="{chars[i]}">{p.palette[i].lstrip("#").upper()}</color>')
@@ -170,5 +170,9 @@ def write(p: Puzzle) -> str:
             counts = "".join(f'<count color="{names[c]}">{n}</count>' for n, c in clue)
             out.append(f"<line>{counts}</line>")
         out.append("</clues>")
+    if p.goal is not None:
+        out.append('<solution type="goal"><image>')
+        out += ["|" + "".join(chars[v] for v in row) + "|" for row in np.asarray(p.goal).tolist()]
+        out.append("</image></solution>")
     out += ["</puzzle>", "</puzzleset>"]
     return "\n".join(out) + "\n"

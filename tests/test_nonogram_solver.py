@@ -1,0 +1,261 @@
+"""The nonogram solver against an independent, obviously correct enumerator, and against known facts."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+
+from conftest import REPO, corpus
+
+from puzzlelab.nonogram.formats import load, load_one
+from puzzlelab.nonogram.generate import generate
+from puzzlelab.nonogram.linesolve import solve_line, windows
+from puzzlelab.nonogram.model import Puzzle, clues_of, runs, satisfies
+from puzzlelab.nonogram.solver import Options, solve
+
+DATA = REPO / "data" / "nonogram"
+
+
+# --- an independent checker: enumerate every placement of every row, then rows one by one -------------
+
+def line_arrangements(clue, n):
+    """Every line of length n whose runs are exactly `clue` (colour-aware, by brute force)."""
+    colours = sorted({c for _, c in clue}) or [1]
+    return [np.array(v) for v in itertools.product([0] + colours, repeat=n) if runs(np.array(v)) == list(clue)]
+
+
+def count_solutions(p: Puzzle, limit: int = 2) -> list[np.ndarray]:
+    """Up to `limit` solutions: rows from their full arrangement lists, columns checked at the end."""
+    options = [line_arrangements(c, p.width) for c in p.rows]
+    found = []
+    for combo in itertools.product(*options):
+        g = np.array(combo)
+        if satisfies(p, g):
+            found.append(g)
+            if len(found) >= limit:
+                break
+    return found
+
+
+def random_puzzle(rng: random.Random, w: int, h: int, colours: int, density: float) -> Puzzle:
+    img = np.array([[rng.randint(1, colours) if rng.random() < density else 0 for _ in range(w)] for _ in range(h)])
+    r, c = clues_of(img)
+    palette = ["#ffffff", "#000000", "#ff0000", "#00ff00"][: colours + 1]
+    return Puzzle("random", r, c, palette=palette, goal=img)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_uniqueness_agrees_with_brute_force(seed):
+    rng = random.Random(seed)
+    for _ in range(12):
+        colours = rng.choice([1, 1, 2, 3])
+        p = random_puzzle(rng, rng.randint(2, 4), rng.randint(2, 4), colours, rng.choice([0.4, 0.6]))
+        truth = count_solutions(p)
+        res = solve(p)
+        assert res.status == ("unique" if len(truth) == 1 else "multiple"), (p.rows, p.cols)
+        assert all(satisfies(p, s) for s in res.solutions)
+        if len(truth) == 1:
+            assert np.array_equal(res.solutions[0], truth[0])
+        else:
+            assert len(res.solutions) == 2 and not np.array_equal(res.solutions[0], res.solutions[1])
+
+
+def test_line_solver_matches_enumeration():
+    rng = random.Random(7)
+    for _ in range(400):
+        ncol = rng.choice([2, 3, 4])
+        n = rng.randint(1, 7)
+        line = [rng.choice([0, 0] + list(range(1, ncol))) for _ in range(n)]
+        clue = runs(np.array(line))
+        full = (1 << ncol) - 1
+        cells = np.array([full if rng.random() < 0.6 else rng.randint(1, full) for _ in range(n)], dtype=np.int64)
+        k = len(clue)
+        mk = max(1, k)
+        slots = sorted({c for _, c in clue})
+        lo, hi = windows(clue, n)
+        def arr(xs):
+            xs = list(xs)
+            return np.array(xs + [0] * (mk - len(xs)), dtype=np.int64)
+
+        expected_ok, expected = False, [0] * n
+        for v in itertools.product(range(ncol), repeat=n):
+            if all(cells[i] >> v[i] & 1 for i in range(n)) and runs(np.array(v)) == clue:
+                expected_ok = True
+                for i in range(n):
+                    expected[i] |= 1 << v[i]
+        for naive in (False, True):
+            out = np.zeros(n + 1, dtype=np.int64)
+            ok = solve_line(cells, n, arr(b[0] for b in clue), arr(b[1] for b in clue),
+                            arr(slots.index(b[1]) for b in clue), arr(lo), arr(hi), k,
+                            np.array(slots or [0], dtype=np.int64), len(slots),
+                            np.zeros((mk + 1, n + 2), np.uint8), np.zeros((mk + 1, n + 2), np.uint8),
+                            np.zeros((max(1, len(slots)), n + 2), np.int32),
+                            np.zeros((max(1, len(slots)), n + 2), np.int32), out, naive)
+            assert ok == expected_ok, (clue, cells.tolist())
+            if ok:
+                assert out[:n].tolist() == expected, (clue, cells.tolist(), naive)
+
+
+def test_articles_two_by_two_has_two_solutions():
+    res = solve(load_one(str(DATA / "checker.nin")))
+    assert res.status == "multiple" and not res.line_solvable
+    assert sorted(s.tolist() for s in res.solutions) == [[[0, 1], [1, 0]], [[1, 0], [0, 1]]]
+
+
+def test_contradictions_are_reported():
+    assert solve(load_one(str(DATA / "contradiction.txt"))).status == "contradiction"
+    # Sums agree (4 cells each way) but no picture fits: rows 2,2 need adjacent pairs the columns forbid.
+    p = Puzzle("x", rows=[[(2, 1)], [(2, 1)], []], cols=[[(1, 1), (1, 1)], [(1, 1)], [(1, 1)]])
+    assert count_solutions(p) == []
+    res = solve(p)
+    assert res.status == "contradiction" and res.solutions == []
+    # A block longer than its line.
+    assert solve(Puzzle("y", rows=[[(3, 1)]], cols=[[(1, 1)], [(1, 1)]])).status == "contradiction"
+
+
+def test_shipped_puzzles_solve_to_their_pictures():
+    for name in ("heart.non", "mushroom.xml", "tree.g", "arrow.pzl", "smiley.txt"):
+        p = load_one(str(DATA / name))
+        res = solve(p)
+        assert res.status == "unique", name
+        assert satisfies(p, res.solutions[0])
+        if p.goal is not None:
+            assert np.array_equal(res.solutions[0], p.goal)
+
+
+def test_options_change_speed_not_answers():
+    puzzles = generate(12, 12, 0.55, 1, 4, seed=5) + generate(10, 10, 0.6, 3, 3, seed=6)
+    for p in puzzles:
+        base = solve(p)
+        for opts in (Options(naive=True), Options(sweep=True), Options(probing=False), Options(cache_mb=0),
+                     Options(balanced=False)):
+            other = solve(p, opts)
+            assert other.status == base.status
+            assert other.line_solvable == base.line_solvable
+            assert all(satisfies(p, s) for s in other.solutions)
+            if base.status == "unique":
+                assert np.array_equal(other.solutions[0], base.solutions[0])
+
+
+def test_max_solutions_and_limits():
+    p = load_one(str(DATA / "checker.nin"))
+    one = solve(p, Options(max_solutions=1))
+    assert one.status == "solved" and len(one.solutions) == 1
+    # A line-solvable puzzle is unique even when the search stops at one solution.
+    assert solve(load_one(str(DATA / "heart.non")), Options(max_solutions=1)).status == "unique"
+    # A tiny work budget ends in `timeout`, reproducibly.
+    big = generate(30, 30, 0.5, 1, 1, seed=2)[0]
+    a = solve(big, Options(work_limit=5000))
+    b = solve(big, Options(work_limit=5000))
+    assert a.status == b.status == "timeout"
+    assert a.stats == b.stats
+
+
+def test_solving_is_deterministic():
+    p = generate(25, 25, 0.5, 1, 1, seed=3)[0]
+    a, b = solve(p), solve(p)
+    assert a.status == b.status and a.stats == b.stats
+    assert all(np.array_equal(x, y) for x, y in zip(a.solutions, b.solutions))
+
+
+# --- facts stated by the corpora ---------------------------------------------------------------------
+
+WEBPBN_SURVEY = {  # picross-solver's PERF.md (LINE/BRANCH = unique, MULT = multiple) and pbnsolve
+    "webpbn-00001-dancer": ("unique", True), "webpbn-00006-cat": ("unique", True),
+    "webpbn-00016-knot": ("unique", True), "webpbn-00021-skid": ("unique", True),
+    "webpbn-00023-edge": ("unique", False), "webpbn-00027-bucks": ("unique", False),
+    "webpbn-00065-mum": ("unique", False), "webpbn-00436-petroglyph": ("unique", False),
+    "webpbn-00529-swing": ("unique", True), "webpbn-02413-smoke": ("unique", False),
+    "webpbn-04645-marilyn": ("unique", False), "webpbn-06574-forever": ("unique", False),
+    "webpbn-10810-centerpiece": ("multiple", False), "webpbn-35105-wild": ("unique", False),
+}
+
+
+@pytest.mark.parametrize("stem", sorted(WEBPBN_SURVEY))
+def test_webpbn_survey_answers(stem):
+    path = corpus("nonogram", "picross_solver_inputs", "webpbn", f"{stem}.non")
+    p = load_one(str(path))
+    res = solve(p, Options(timeout=120))
+    status, line = WEBPBN_SURVEY[stem]
+    assert res.status == status
+    assert res.line_solvable == line
+    assert all(satisfies(p, s) for s in res.solutions)
+    if status == "unique":
+        assert np.array_equal(res.solutions[0], p.goal)
+
+
+@pytest.mark.slow
+def test_webpbn_mozaic_is_unique():
+    p = load_one(str(corpus("nonogram", "picross_solver_inputs", "webpbn", "webpbn-29723-mozaic.non")))
+    res = solve(p, Options(timeout=300))
+    assert res.status == "unique" and np.array_equal(res.solutions[0], p.goal)
+
+
+def test_mikix_database_is_unique_and_line_solvable():
+    # Its README: "only ship puzzles that have a unique solution that can be solved via logic".
+    root = corpus("nonogram", "mikix_nonogram_db", "db")
+    files = sorted(root.rglob("*.non"))
+    assert len(files) >= 30
+    for f in files:
+        p = load_one(str(f))
+        res = solve(p)
+        assert res.status == "unique", f
+        assert np.array_equal(res.solutions[0], p.goal), f
+
+
+def test_pbnsolve_examples_are_unique():
+    # The corpus README: "All unique & line-solvable per pbnsolve" (alladin.g uses triangles: unreadable).
+    root = corpus("nonogram", "pbnsolve_examples")
+    for f in sorted(root.iterdir()):
+        if f.name == "alladin.g" or f.suffix not in (".g", ".mk"):
+            continue
+        p = load_one(str(f))
+        res = solve(p)
+        assert res.status == "unique", f
+        assert satisfies(p, res.solutions[0])
+
+
+def test_tournament_solutions_agree_with_the_given_ones():
+    path = corpus("nonogram", "tournament_25x25", "question", "taai2011.txt")
+    puzzles = load(str(path))
+    assert len(puzzles) == 1000 and all(p.goal is not None for p in puzzles)
+    for p in puzzles[:12]:
+        assert satisfies(p, p.goal)
+        res = solve(p, Options(timeout=60))
+        assert res.status in ("unique", "multiple")
+        assert all(satisfies(p, s) for s in res.solutions)
+        if res.status == "unique":
+            assert np.array_equal(res.solutions[0], p.goal)
+        else:
+            assert any(not np.array_equal(s, p.goal) for s in res.solutions)
+
+
+def test_puzzlekit_solutions_agree_with_the_given_ones():
+    path = corpus("nonogram", "puzzlekit_janko", "Nonogram_dataset.json")
+    puzzles = load(str(path))
+    assert len(puzzles) == 2338
+    for p in puzzles[::97]:
+        res = solve(p, Options(timeout=60))
+        assert res.status in ("unique", "multiple")
+        assert all(satisfies(p, s) for s in res.solutions)
+        if res.status == "unique" and p.goal is not None:
+            assert np.array_equal(res.solutions[0], p.goal)
+
+
+def test_colour_survey_puzzle_matches_its_goal():
+    p = load_one(str(corpus("nonogram", "webpbn_survey_xml", "webpbn-color-00047.xml")))
+    res = solve(p)
+    # Its <note>: "definitely unique, definitely line/color solvable".
+    assert res.status == "unique" and res.line_solvable
+    assert np.array_equal(res.solutions[0], p.goal)
+
+
+def test_keen_karate_has_several_solutions():
+    # picross-solver's PERF.md marks Karate (#6739) MULT; the solver must find two distinct valid pictures.
+    p = load_one(str(corpus("nonogram", "webpbn_survey_keen", "karate.txt")))
+    res = solve(p, Options(timeout=120))
+    assert res.status == "multiple"
+    assert all(satisfies(p, s) for s in res.solutions)
