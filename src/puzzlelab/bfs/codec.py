@@ -36,31 +36,30 @@ def block_records(width: int) -> int:
 def rowfilter_encode(rows, out):
     """Write the row filter of rows (n, width) into out; returns the number of bytes written."""
     n, width = rows.shape
+    changed = np.empty(width, dtype=np.int64)
     p = 0
     for i in range(n):
-        last = -1
+        nc = 0
         for j in range(width):
             prev = rows[i - 1, j] if i > 0 else 0
             if rows[i, j] != prev:
-                last = j
+                changed[nc] = j
+                nc += 1
+        last = changed[nc - 1] if nc > 0 else -1
         ngroups = last // 7 + 1 if last >= 0 else 1
+        c = 0
         for g in range(ngroups):
             bits = 0
-            for k in range(7):
-                j = 7 * g + k
-                if j <= last:
-                    prev = rows[i - 1, j] if i > 0 else 0
-                    if rows[i, j] != prev:
-                        bits |= 1 << k
+            while c < nc and changed[c] < 7 * (g + 1):
+                bits |= 1 << (changed[c] - 7 * g)
+                c += 1
             if g + 1 < ngroups:
                 bits |= 0x80
             out[p] = bits
             p += 1
-        for j in range(last + 1):
-            prev = rows[i - 1, j] if i > 0 else 0
-            if rows[i, j] != prev:
-                out[p] = rows[i, j]
-                p += 1
+        for c in range(nc):
+            out[p] = rows[i, changed[c]]
+            p += 1
     return p
 
 

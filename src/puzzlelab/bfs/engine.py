@@ -50,7 +50,7 @@ from puzzlelab.lab.progress import Progress
 from puzzlelab.lab.sizes import current_rss_bytes, format_size, parse_size, peak_rss_bytes
 
 from .codec import DEFAULT_CODEC, Codec, block_records
-from .keys import ORDERS, child_keys_and_tags, nwords, row_hash8, rows_to_keys, sort_unique
+from .keys import ORDERS, nwords, row_hash8, rows_to_keys, sort_unique, sort_unique_children
 from .merge import KeySource, KeyWriter, merge, merge_bytes
 from .storage import BudgetError, MemoryBudget, RecordStore
 
@@ -427,11 +427,8 @@ def _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, w
             if m == 0:
                 return
             phash = row_hash8(batch)
-            keys = np.empty((m, k), dtype=np.uint64)
-            tags = np.empty(m, dtype=np.uint8)
-            child_keys_and_tags(np.ascontiguousarray(children), parent_index, phash, le, keys, tags)
+            ukeys, utags = sort_unique_children(np.ascontiguousarray(children), parent_index, phash, le)
             del children, parent_index, _moves
-            ukeys, utags = sort_unique(keys, tags, width)
             run = RecordStore(mem, f"run-{depth}-{len(runs)}", width, codec, tagged=True)
             w = KeyWriter(run, le, block, k)
             w.append(ukeys, utags)
@@ -460,19 +457,21 @@ def _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, w
 
 def _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth):
     """Merge runs in groups until one merge with the visited set fits in the budget."""
-    per_input = merge_bytes(1, block, k, width)
-    fan_in = max(2, (mem.capacity - 2 * writer_bytes - block * width) // max(1, per_input) - 1)
+    fan_in = 1  # the largest number of runs that merge with the visited set inside the budget
+    while fan_in < len(runs) and merge_bytes(fan_in + 2, block, k, width) + 2 * writer_bytes <= mem.capacity:
+        fan_in += 1
+    size = max(2, fan_in)  # runs merged together per group in a cascade level
     level = 0
-    while len(runs) + 1 > fan_in:
+    while len(runs) > fan_in:
         level += 1
         grouped = []
-        for g in range(0, len(runs), fan_in):
-            group = runs[g:g + fan_in]
+        for g in range(0, len(runs), size):
+            group = runs[g:g + size]
             if len(group) == 1:
                 grouped.append(group[0])
                 continue
             out = RecordStore(mem, f"run-{depth}-l{level}-{len(grouped)}", width, codec, tagged=True)
-            need = merge_bytes(len(group), block, k, width) + writer_bytes
+            need = merge_bytes(len(group), block, k, width, visited=False) + writer_bytes
             mem.reserve(need, f"merging {len(group)} runs")
             merge([KeySource(r, le, consume=True) for r in group], -1, block, k, width, None,
                   KeyWriter(out, le, block, k))

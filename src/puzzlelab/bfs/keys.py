@@ -30,6 +30,18 @@ def rows_to_keys_into(rows, le, out):
     """Fill out[:n] (n, nwords) with the keys of rows (n, width)."""
     n, width = rows.shape
     nw = out.shape[1]
+    if nw == 1:
+        pad = np.uint64(8 * (8 - width))
+        for i in range(n):
+            v = np.uint64(0)
+            if le:
+                for j in range(width - 1, -1, -1):
+                    v = (v << np.uint64(8)) | np.uint64(rows[i, j])
+            else:
+                for j in range(width):
+                    v = (v << np.uint64(8)) | np.uint64(rows[i, j])
+            out[i, 0] = v << pad
+        return
     for i in range(n):
         for w in range(nw):
             v = np.uint64(0)
@@ -50,6 +62,19 @@ def rows_to_keys(rows: np.ndarray, le: bool) -> np.ndarray:
 @njit(cache=True)
 def keys_to_rows_into(keys, le, out):
     n, width = out.shape
+    if keys.shape[1] == 1:
+        pad = np.uint64(8 * (8 - width))
+        for i in range(n):
+            v = keys[i, 0] >> pad
+            if le:
+                for j in range(width):
+                    out[i, j] = np.uint8(v & np.uint64(255))
+                    v >>= np.uint64(8)
+            else:
+                for j in range(width - 1, -1, -1):
+                    out[i, j] = np.uint8(v & np.uint64(255))
+                    v >>= np.uint64(8)
+        return
     for i in range(n):
         for b in range(width):
             w = b >> 3
@@ -183,11 +208,12 @@ def _unpack_dedup(packed, keys1, tags):
     m = 0
     mask = ~np.uint64(255)
     for i in range(packed.shape[0]):
-        key = packed[i] & mask
+        value = packed[i]  # read first: keys1 may be packed itself (in-place use)
+        key = value & mask
         if m > 0 and keys1[m - 1] == key:
             continue
         keys1[m] = key
-        tags[m] = np.uint8(packed[i] & np.uint64(255))
+        tags[m] = np.uint8(value & np.uint64(255))
         m += 1
     return m
 
@@ -223,6 +249,39 @@ def _gather_top_byte(packed, starts, keys1, tags):
             tags[m] = np.uint8(packed[i] & np.uint64(255))
             m += 1
     return m
+
+
+@njit(cache=True)
+def child_packed(children, parent_index, parent_hash, le, out):
+    """For states of <= 7 bytes: key | hash of the parent, one uint64 per child."""
+    n, width = children.shape
+    pad = np.uint64(8 * (8 - width))
+    for i in range(n):
+        v = np.uint64(0)
+        if le:
+            for j in range(width - 1, -1, -1):
+                v = (v << np.uint64(8)) | np.uint64(children[i, j])
+        else:
+            for j in range(width):
+                v = (v << np.uint64(8)) | np.uint64(children[i, j])
+        out[i] = (v << pad) | np.uint64(parent_hash[parent_index[i]])
+
+
+def sort_unique_children(children, parent_index, parent_hash, le: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct keys of the children, each with the smallest hash among its parents."""
+    m, width = children.shape
+    k = nwords(width)
+    if k == 1 and width <= 7:
+        packed = np.empty(m, dtype=np.uint64)
+        child_packed(children, parent_index, parent_hash, le, packed)
+        packed.sort()
+        tags = np.empty(m, dtype=np.uint8)
+        n = _unpack_dedup(packed, packed, tags)  # in place: output index <= input index
+        return packed[:n].reshape(n, 1), tags[:n]
+    keys = np.empty((m, k), dtype=np.uint64)
+    tags = np.empty(m, dtype=np.uint8)
+    child_keys_and_tags(children, parent_index, parent_hash, le, keys, tags)
+    return sort_unique(keys, tags, width)
 
 
 def sort_unique(keys: np.ndarray, tags: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:

@@ -164,6 +164,134 @@ def _merge1(keys1, tags, pos, lim, old_input, out_vis, out_new, out_tags):
 
 
 @njit(cache=True)
+def _union2(ak, at, a0, a1, bk, bt, b0, b1, ok, ot):
+    """Union of two sorted distinct key ranges (smallest tag on equal keys) into ok/ot; returns the count."""
+    i = a0
+    j = b0
+    o = 0
+    while i < a1 and j < b1:
+        x = ak[i]
+        y = bk[j]
+        if x < y:
+            ok[o] = x
+            ot[o] = at[i]
+            i += 1
+        elif y < x:
+            ok[o] = y
+            ot[o] = bt[j]
+            j += 1
+        else:
+            ok[o] = x
+            ot[o] = at[i] if at[i] < bt[j] else bt[j]
+            i += 1
+            j += 1
+        o += 1
+    while i < a1:
+        ok[o] = ak[i]
+        ot[o] = at[i]
+        i += 1
+        o += 1
+    while j < b1:
+        ok[o] = bk[j]
+        ot[o] = bt[j]
+        j += 1
+        o += 1
+    return o
+
+
+@njit(cache=True)
+def _merge_pairwise(keys1, tags, pos, lim, old_input, out_vis, out_new, out_tags, s1k, s1t, s2k, s2t):
+    """merge_round for one-word keys by two-way merges: the new runs pairwise, then against the visited set."""
+    k = pos.shape[0]
+    seg = np.empty(k + 1, dtype=np.int64)
+    nseg = 0
+    only = -1
+    for i in range(k):
+        if i != old_input and pos[i] < lim[i]:
+            nseg += 1
+            only = i
+    src_k, src_t, dst_k, dst_t = s1k, s1t, s2k, s2t
+    if nseg == 1:
+        # a single run: merge it with the visited set straight from the arena
+        src_k, src_t = keys1, tags
+        seg[0] = pos[only]
+        seg[1] = lim[only]
+    else:
+        # 1. copy the runs' segments side by side into s1 (segment bounds in seg)
+        nseg = 0
+        total = 0
+        seg[0] = 0
+        for i in range(k):
+            if i == old_input or pos[i] >= lim[i]:
+                continue
+            for p in range(pos[i], lim[i]):
+                s1k[total] = keys1[p]
+                s1t[total] = tags[p]
+                total += 1
+            nseg += 1
+            seg[nseg] = total
+    # 2. merge neighbouring segments until one is left (ping-pong between s1 and s2)
+    while nseg > 1:
+        out = 0
+        new_n = 0
+        for g in range(0, nseg, 2):
+            if g + 1 < nseg:
+                cnt = _union2(src_k, src_t, seg[g], seg[g + 1], src_k, src_t, seg[g + 1], seg[g + 2],
+                              dst_k[out:], dst_t[out:])
+            else:
+                cnt = seg[g + 1] - seg[g]
+                for p in range(cnt):
+                    dst_k[out + p] = src_k[seg[g] + p]
+                    dst_t[out + p] = src_t[seg[g] + p]
+            seg[new_n] = out
+            out += cnt
+            new_n += 1
+        seg[new_n] = out
+        nseg = new_n
+        src_k, dst_k = dst_k, src_k
+        src_t, dst_t = dst_t, src_t
+    j = seg[0] if nseg > 0 else 0
+    nc = seg[nseg] if nseg > 0 else 0
+    # 3. against the visited set: every key goes to out_vis, candidates not in it to out_new
+    v0 = pos[old_input] if old_input >= 0 else 0
+    v1 = lim[old_input] if old_input >= 0 else 0
+    i = v0
+    nv = 0
+    nn = 0
+    while i < v1 and j < nc:
+        x = keys1[i]
+        y = src_k[j]
+        if x < y:
+            out_vis[nv] = x
+            i += 1
+        elif y < x:
+            out_vis[nv] = y
+            out_new[nn] = y
+            out_tags[nn] = src_t[j]
+            nn += 1
+            j += 1
+        else:
+            out_vis[nv] = x
+            i += 1
+            j += 1
+        nv += 1
+    while i < v1:
+        out_vis[nv] = keys1[i]
+        i += 1
+        nv += 1
+    while j < nc:
+        out_vis[nv] = src_k[j]
+        out_new[nn] = src_k[j]
+        out_tags[nn] = src_t[j]
+        nn += 1
+        nv += 1
+        j += 1
+    for q in range(k):
+        pos[q] = lim[q]
+    return nv, nn
+
+
+@njit(cache=True)
 def _mergek(keys, tags, pos, lim, old_input, out_vis, out_new, out_tags):
     """merge_round for multi-word keys: a binary heap over (key index, input)."""
     k = pos.shape[0]
@@ -242,7 +370,7 @@ def _mergek(keys, tags, pos, lim, old_input, out_vis, out_new, out_tags):
     return nv, nn
 
 
-def merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tags):
+def merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tags, scratch=None):
     """Merge what can be merged now; returns (visited written, new written). Advances pos.
 
     Inputs i occupy keys[pos[i]:end[i]]; `more[i]` says a further block follows. Only keys <= the
@@ -251,6 +379,10 @@ def merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tag
     every other key is new unless it is old, and keeps the smallest tag among its copies.
     """
     lim = _limits(keys, pos, end, more)
+    if keys.shape[1] == 1 and scratch is not None:
+        s1k, s1t, s2k, s2t = scratch
+        return _merge_pairwise(keys.reshape(-1), tags, pos, lim, old_input, out_vis.reshape(-1), out_new.reshape(-1),
+                               out_tags, s1k, s1t, s2k, s2t)
     if keys.shape[1] == 1:
         return _merge1(keys.reshape(-1), tags, pos, lim, old_input, out_vis.reshape(-1), out_new.reshape(-1),
                        out_tags)
@@ -329,9 +461,16 @@ class KeySource:
         return n
 
 
-def merge_bytes(k: int, block: int, nwords: int, width: int) -> int:
-    """Working set of a k-input merge: arena, outputs, one decode buffer."""
-    return k * block * (8 * nwords + 1) + k * block * (16 * nwords + 1) + block * width
+def _scratch_records(k: int, block: int, visited: bool) -> int:
+    """Room for the run segments when two or more runs are merged pairwise with the visited set (one-word
+    keys); merges without a visited set (the cascade) use the heap and need none."""
+    return (k - 1) * block if visited and k > 2 else 0
+
+
+def merge_bytes(k: int, block: int, nwords: int, width: int, visited: bool = True) -> int:
+    """Working set of a k-input merge: arena, outputs, pairwise scratch (one-word keys), one decode buffer."""
+    scratch = 2 * 9 * _scratch_records(k, block, visited) if nwords == 1 else 0
+    return k * block * (8 * nwords + 1) + k * block * (16 * nwords + 1) + scratch + block * width
 
 
 def merge(sources: list[KeySource], old_input: int, block: int, nwords: int, width: int,
@@ -347,6 +486,11 @@ def merge(sources: list[KeySource], old_input: int, block: int, nwords: int, wid
     out_vis = np.empty((k * block, nwords), dtype=np.uint64)
     out_new = np.empty((k * block, nwords), dtype=np.uint64)
     out_tags = np.empty(k * block, dtype=np.uint8)
+    scratch = None
+    if nwords == 1 and old_input >= 0:
+        size = _scratch_records(k, block, old_input >= 0)
+        scratch = (np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint8),
+                   np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint8))
 
     def refill(i: int) -> None:
         base = i * block
@@ -360,7 +504,7 @@ def merge(sources: list[KeySource], old_input: int, block: int, nwords: int, wid
     for i in range(k):
         refill(i)
     while (pos < end).any():
-        nv, nn = merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tags)
+        nv, nn = merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tags, scratch)
         if vis_writer is not None:
             vis_writer.append(out_vis[:nv])
         new_writer.append(out_new[:nn], out_tags[:nn])

@@ -53,12 +53,18 @@ def move_tables():
 
 
 SRC, TWIST = move_tables()
+# NEXT[m, s, b]: the byte landing in slot s under move m when the source slot holds byte b
+NEXT = np.zeros((9, 7, 21), dtype=np.uint8)
+for _m in range(9):
+    for _s in range(7):
+        for _b in range(21):
+            NEXT[_m, _s, _b] = _b - _b % 3 + (_b % 3 + TWIST[_m, _s]) % 3
 HTM_MOVES = np.arange(9, dtype=np.uint8)
 QTM_MOVES = np.array([0, 2, 3, 5, 6, 8], dtype=np.uint8)
 
 
 @njit(cache=True)
-def _expand(states, moves, src, twist):
+def _expand(states, moves, src, nxt):
     n = states.shape[0]
     nm = moves.shape[0]
     children = np.empty((n * nm, 7), dtype=np.uint8)
@@ -69,11 +75,7 @@ def _expand(states, moves, src, twist):
         for k in range(nm):
             mv = moves[k]
             for s in range(7):
-                b = states[i, src[mv, s]]
-                t = b % 3 + twist[mv, s]
-                if t >= 3:
-                    t -= 3
-                children[m, s] = b - b % 3 + t
+                children[m, s] = nxt[mv, s, states[i, src[mv, s]]]
             parent[m] = i
             move[m] = mv
             m += 1
@@ -94,7 +96,7 @@ class Cube2(Domain):
         self.start = (np.arange(7, dtype=np.uint8) * 3)[None, :]
 
     def expand(self, states):
-        return _expand(states, self.moves, SRC, TWIST)
+        return _expand(states, self.moves, SRC, NEXT)
 
     def format_move(self, move_id: int, parent_row=None) -> str:
         return FACES[int(move_id) // 3] + SUFFIX[int(move_id) % 3]
@@ -106,7 +108,7 @@ class Cube2(Domain):
         cur = np.asarray(row, dtype=np.uint8)[None, :].copy()
         for mv in move_ids:
             # through the full table: the QTM move set lacks the half turns
-            cur = _expand(cur, np.array([mv], dtype=np.uint8), SRC, TWIST)[0]
+            cur = _expand(cur, np.array([mv], dtype=np.uint8), SRC, NEXT)[0]
         return cur[0]
 
     def parse_state(self, text: str) -> np.ndarray:
