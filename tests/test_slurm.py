@@ -217,7 +217,26 @@ def workflow(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def slurm_run(cluster, workflow, tmp_path_factory) -> SlurmRun:
+def local_started(workflow, tmp_path_factory):
+    """The same workflow and config run locally (`--cores 2`), started in the background.
+
+    It runs while the SLURM runs wait for the queue and poll it, which keeps both cores busy.
+    """
+    workdir = tmp_path_factory.mktemp("local-run") / "wf"
+    shutil.copytree(workflow, workdir, symlinks=True)
+    with open(workdir.parent / "local.log", "w") as log:
+        proc = subprocess.Popen(snakemake_cmd("--cores", "2", *CONFIG), cwd=workdir, env=run_env(),
+                                stdout=log, stderr=subprocess.STDOUT)
+    try:
+        yield proc, workdir
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def slurm_run(cluster, local_started, workflow, tmp_path_factory) -> SlurmRun:
     """The test config through SLURM: one run with a job cancelled mid-run, then the same command to resume."""
     workdir = tmp_path_factory.mktemp("slurm-run") / "wf"
     shutil.copytree(workflow, workdir, symlinks=True)
@@ -237,14 +256,11 @@ def slurm_run(cluster, workflow, tmp_path_factory) -> SlurmRun:
 
 
 @pytest.fixture(scope="module")
-def local_run(workflow, tmp_path_factory) -> Path:
-    """The same config and workflow run locally, as `make test`'s pipeline test does."""
-    workdir = tmp_path_factory.mktemp("local-run") / "wf"
-    shutil.copytree(workflow, workdir, symlinks=True)
-    done = subprocess.run(snakemake_cmd("--cores", "2", *CONFIG), cwd=workdir, env=run_env(),
-                          capture_output=True, text=True, timeout=RUN_TIMEOUT)
-    (workdir.parent / "local.log").write_text(done.stderr)
-    assert done.returncode == 0, done.stderr[-6000:]
+def local_run(local_started) -> Path:
+    proc, workdir = local_started
+    proc.wait(timeout=RUN_TIMEOUT)
+    log = (workdir.parent / "local.log").read_text(errors="replace")
+    assert proc.returncode == 0, "the local run failed:\n" + log[-6000:]
     return workdir
 
 
