@@ -271,10 +271,10 @@ def test_trie_spells_every_word_each_way():
         for k in range(len(w)):
             node = 0
             for s in codes[k:] + [e.sep] + codes[:k][::-1]:
-                node = child(t.mask, t.base, t.kids, node, s)
+                node = child(t.info, node, s)
                 assert node >= 0
             assert t.term[node] == i
-    assert child(t.mask, t.base, t.kids, 0, EN.letters.index("z")) == -1
+    assert child(t.info, 0, EN.letters.index("z")) == -1
 
 
 # --- game-tree search ------------------------------------------------------------------------------

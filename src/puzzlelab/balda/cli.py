@@ -144,6 +144,9 @@ def _dictionary(args) -> int:
     from .dictionary import write_word_list
     from ..lab.progress import Progress
 
+    import time
+
+    t0 = time.perf_counter()
     exclude = DEFAULT_EXCLUDE if args.exclude is None else tuple(g for g in args.exclude.split(",") if g)
     prefixes = args.prefix or [""]
     words, stats = set(), {}
@@ -158,7 +161,7 @@ def _dictionary(args) -> int:
     target = args.words or str(builtin_cache_path())
     write_word_list(target, words)
     result = {"words_file": target, "exclude": list(exclude), "prefixes": [p for p in prefixes if p],
-              "stats": stats, "lengths": length_distribution(words)}
+              "stats": stats, "lengths": length_distribution(words), "time_s": time.perf_counter() - t0}
     emit(result, as_json=args.json, out=args.out, timing=args.timing,
          text=f"{len(words)} nouns written to {target}")
     return 0
@@ -169,13 +172,20 @@ def _dict_stats(args) -> int:
     from .dictionary import length_distribution, read_word_list
 
     lists = []
+    first: set[str] | None = None
     for item in args.lists:
         name, sep, path = item.partition("=")
         if not sep or not name or not path:
             raise InputError(f"expected NAME=PATH, got {item!r}")
         wl = read_word_list(path, args.lang)
-        lists.append({"name": name, "path": path, "lang": wl.lang, "stats": wl.stats,
-                      "lengths": length_distribution(wl.words)})
+        words = set(wl.words)
+        entry = {"name": name, "path": path, "lang": wl.lang, "stats": wl.stats,
+                 "lengths": length_distribution(wl.words)}
+        if first is None:
+            first = words
+        else:
+            entry["common_with_first"] = len(words & first)
+        lists.append(entry)
     text = "\n".join(f"{x['name']}: {x['stats']['words']} words ({x['lang']})" for x in lists)
     emit({"lists": lists}, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0
@@ -209,7 +219,7 @@ def _best(args) -> int:
     r = engine.search(board, args.depth, options_from(args), seed=args.seed)
     result = {"depth": args.depth, "value": r.value, "nodes": r.nodes, "root_moves": r.root_moves,
               "move": None if r.move is None else move_json(r.move, board.size, dictionary),
-              "time_s": r.time_s}
+              "time_s": r.time_s, "cpu_time_s": r.cpu_time_s}
     if r.move is None:
         text = f"no move: pass (value {r.value}, {r.nodes} nodes, {r.time_s:.3f} s)"
     else:

@@ -47,7 +47,8 @@ class SearchResult:
     value: int
     nodes: int
     generations: int
-    time_s: float
+    time_s: float  # wall clock
+    cpu_time_s: float  # CPU time of this thread (what the search cost on a shared machine)
     root_moves: int
 
 
@@ -98,7 +99,7 @@ class Engine:
         played = self.played_mask(board.played) if played is None else played
         self._epoch_guard()
         t = self.trie
-        n, e = generate_full(board.cells, self.nbr(board.size), t.mask, t.base, t.kids, t.term, self.sep, played,
+        n, e = generate_full(board.cells, self.nbr(board.size), t.info, t.term, self.sep, played,
                              self.stamp, self.epoch[0], self.f_cell, self.f_letter, self.f_word,
                              self.f_path if paths else self.no_path, paths)
         self.epoch[0] = e
@@ -122,7 +123,7 @@ class Engine:
         """The baseline's (cell, letter, word) triples, sorted."""
         played = self.played_mask(board.played)
         t = self.forward
-        n = generate_forward(board.cells, self.nbr(board.size), t.mask, t.base, t.kids, t.term, self.sep, played,
+        n = generate_forward(board.cells, self.nbr(board.size), t.info, t.term, self.sep, played,
                              self.f_cell, self.f_letter, self.f_word)
         if n < 0:
             raise RuntimeError("balda: find buffer too small")
@@ -169,6 +170,7 @@ class Engine:
         if not 1 <= depth <= MAX_PLY:
             raise ValueError(f"depth must be in 1..{MAX_PLY}")
         t0 = time.perf_counter()
+        c0 = time.thread_time()
         played = self.played_mask(board.played)
         cells = board.cells.copy()
         n = self.load_root(Board(board.size, cells, board.played), played, seed)
@@ -178,18 +180,19 @@ class Engine:
         self._epoch_guard()
         t = self.trie
         value = negamax(depth, -(1 << 30), 1 << 30, board.empty, n,
-                        cells, self.nbr(board.size), t.mask, t.base, t.kids, t.term, self.sep, played, self.lengths,
+                        cells, self.nbr(board.size), t.info, t.term, self.sep, played, self.lengths,
                         s["m_cell"], s["m_letter"], s["m_word"], s["m_len"], s["m_next"], s["head"], s["ord"],
                         s["maxlen"], self.f_cell, self.f_letter, self.f_word, self.no_path, self.stamp, self.epoch,
                         options.alphabeta, options.order, options.prune, options.slack, options.endgame,
                         options.incremental, stats, best)
         elapsed = time.perf_counter() - t0
+        cpu = time.thread_time() - c0
         move = None
         if best[0] >= 0:
             j = int(best[0])
             cell, letter, word = int(s["m_cell"][j]), int(s["m_letter"][j]), int(s["m_word"][j])
             move = self.with_path(board, Move(cell, letter, word, int(self.lengths[word])))
-        return SearchResult(move, int(value), int(stats[NODES]), int(stats[GENERATIONS]), elapsed, n)
+        return SearchResult(move, int(value), int(stats[NODES]), int(stats[GENERATIONS]), elapsed, cpu, n)
 
     def with_path(self, board: Board, move: Move) -> Move:
         """The same move with the path the full generation reports for it."""

@@ -23,23 +23,41 @@ PATH_WIDTH = 64
 
 
 @njit(cache=True)
-def grow(board, nbr, start, letter, ecell0, mask, base, kids, term, sep, played,
+def grow(board, nbr, start, letters, start_empty, info, term, sep, played,
          f_cell, f_letter, f_word, f_path, record_paths, n, frames, fr_bits):
-    """Append the finds of words through `start` (holding `letter`) to the f_* buffers from index n.
-
-    `ecell0` is `start` when the start cell is the empty one (its letter is being tried), else -1;
-    then one empty neighbour may still join the path. Played words are skipped. Returns the new n.
-    """
-    cap = len(f_word)
-    node0 = child(mask, base, kids, 0, letter)
-    if node0 < 0:
-        return n
+    """`_grow_letter` for every letter of the bit mask `letters` at `start` (one call, so the cost of
+    passing the arrays is paid once per cell, not once per letter). Returns the new n or -1."""
     fr_node = frames[0]
     fr_cell = frames[1]
     fr_ext = frames[2]
     fr_phase = frames[3]
     fr_it = frames[4]
     fr_empty = frames[5]
+    m = letters
+    while m != 0:
+        letter = np.int64(lowest_bit(m))
+        m &= m - np.uint64(1)
+        n = _grow_letter(board, nbr, start, letter, start if start_empty else -1, info, term, sep,
+                         played, f_cell, f_letter, f_word, f_path, record_paths, n,
+                         fr_node, fr_cell, fr_ext, fr_phase, fr_it, fr_empty, fr_bits)
+        if n < 0:
+            return -1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _grow_letter(board, nbr, start, letter, ecell0, info, term, sep, played,
+                 f_cell, f_letter, f_word, f_path, record_paths, n,
+                 fr_node, fr_cell, fr_ext, fr_phase, fr_it, fr_empty, fr_bits):
+    """Append the finds of words through `start` (holding `letter`) to the f_* buffers from index n.
+
+    `ecell0` is `start` when the start cell is the empty one (its letter is being tried), else -1;
+    then one empty neighbour may still join the path. Played words are skipped. Returns the new n.
+    """
+    cap = len(f_word)
+    node0 = child(info, 0, letter)
+    if node0 < 0:
+        return n
     sepbit = np.uint64(1) << np.uint64(sep)
     ecell = ecell0
     eletter = letter if ecell0 >= 0 else -1
@@ -57,7 +75,7 @@ def grow(board, nbr, start, letter, ecell0, mask, base, kids, term, sep, played,
         node = fr_node[d]
         if fr_it[d] == -1:  # forward frame: first try to cross the separator
             fr_it[d] = 0
-            sn = child(mask, base, kids, node, sep)
+            sn = child(info, node, sep)
             if sn >= 0:
                 d += 1
                 sep_at = d
@@ -89,7 +107,7 @@ def grow(board, nbr, start, letter, ecell0, mask, base, kids, term, sep, played,
             s = np.int64(lowest_bit(b))
             fr_bits[d] = b & (b - np.uint64(1))
             cell = nbr[fr_ext[d], fr_it[d] - 1]
-            cn = child(mask, base, kids, node, s)
+            cn = child(info, node, s)
             ecell = cell
             eletter = s
             is_empty = True
@@ -109,9 +127,9 @@ def grow(board, nbr, start, letter, ecell0, mask, base, kids, term, sep, played,
             v = board[cell]
             if v < 0:
                 if ecell < 0:
-                    fr_bits[d] = mask[node] & ~sepbit
+                    fr_bits[d] = info[node, 0] & ~sepbit
                 continue
-            cn = child(mask, base, kids, node, v)
+            cn = child(info, node, v)
             if cn < 0:
                 continue
             is_empty = False
@@ -164,7 +182,7 @@ def frontier(board, nbr):
 
 
 @njit(cache=True)
-def generate_full(board, nbr, mask, base, kids, term, sep, played, stamp, epoch0,
+def generate_full(board, nbr, info, term, sep, played, stamp, epoch0,
                   f_cell, f_letter, f_word, f_path, record_paths):
     """Every distinct (cell, letter, word) move of the position (first path found for each).
 
@@ -175,56 +193,70 @@ def generate_full(board, nbr, mask, base, kids, term, sep, played, stamp, epoch0
     n = 0
     epoch = epoch0
     cells = frontier(board, nbr)
-    root = mask[0]
+    root = info[0, 0]
     frames = np.empty((6, MAX_FRAMES), dtype=np.int64)
     fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
+    letters = root & ((np.uint64(1) << np.uint64(sep)) - np.uint64(1))
     for x in cells:
         epoch += 1
-        for letter in range(sep):
-            if (root >> np.uint64(letter)) & np.uint64(1) == 0:
+        m = grow(board, nbr, x, letters, True, info, term, sep, played,
+                 f_cell, f_letter, f_word, f_path, record_paths, n, frames, fr_bits)
+        if m < 0:
+            return -1, epoch
+        k = n
+        for i in range(n, m):  # keep the first find of each word with each letter at this cell
+            key = f_word[i] * sep + f_letter[i]
+            if stamp[key] == epoch:
                 continue
-            m = grow(board, nbr, x, letter, x, mask, base, kids, term, sep, played,
-                     f_cell, f_letter, f_word, f_path, record_paths, n, frames, fr_bits)
-            if m < 0:
-                return -1, epoch
-            k = n
-            for i in range(n, m):  # keep the first find of each word at this (cell, letter)
-                key = f_word[i] * sep + letter
-                if stamp[key] == epoch:
-                    continue
-                stamp[key] = epoch
-                if k != i:
-                    f_cell[k] = f_cell[i]
-                    f_letter[k] = f_letter[i]
-                    f_word[k] = f_word[i]
-                    if record_paths:
-                        f_path[k, :] = f_path[i, :]
-                k += 1
-            n = k
+            stamp[key] = epoch
+            if k != i:
+                f_cell[k] = f_cell[i]
+                f_letter[k] = f_letter[i]
+                f_word[k] = f_word[i]
+                if record_paths:
+                    f_path[k, :] = f_path[i, :]
+            k += 1
+        n = k
     return n, epoch
 
 
 @njit(cache=True)
-def generate_new(board, nbr, cell, mask, base, kids, term, sep, played, f_cell, f_letter, f_word, f_path):
+def generate_new(board, nbr, cell, info, term, sep, played, f_cell, f_letter, f_word, f_path):
     """The finds through the newly filled `cell` (may repeat a triple; the caller deduplicates)."""
     frames = np.empty((6, MAX_FRAMES), dtype=np.int64)
     fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
-    return grow(board, nbr, cell, board[cell], -1, mask, base, kids, term, sep, played,
+    letters = np.uint64(1) << np.uint64(board[cell])
+    return grow(board, nbr, cell, letters, False, info, term, sep, played,
                 f_cell, f_letter, f_word, f_path, False, 0, frames, fr_bits)
 
 
 @njit(cache=True)
-def _grow_forward(board, nbr, start, letter, ecell0, mask, base, kids, term, played,
+def _grow_forward(board, nbr, start, letters, start_empty, info, term, played,
                   f_cell, f_letter, f_word, n, frames, fr_bits):
-    """Forward-trie search from `start` (holding `letter`), at most one empty cell on the path."""
-    cap = len(f_word)
-    node0 = child(mask, base, kids, 0, letter)
-    if node0 < 0:
-        return n
+    """`_grow_forward_letter` for every letter of the bit mask `letters` at `start`."""
     fr_node = frames[0]
     fr_cell = frames[1]
     fr_it = frames[2]
     fr_empty = frames[3]
+    m = letters
+    while m != 0:
+        letter = np.int64(lowest_bit(m))
+        m &= m - np.uint64(1)
+        n = _grow_forward_letter(board, nbr, start, letter, start if start_empty else -1, info, term,
+                                 played, f_cell, f_letter, f_word, n, fr_node, fr_cell, fr_it, fr_empty, fr_bits)
+        if n < 0:
+            return -1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _grow_forward_letter(board, nbr, start, letter, ecell0, info, term, played,
+                         f_cell, f_letter, f_word, n, fr_node, fr_cell, fr_it, fr_empty, fr_bits):
+    """Forward-trie search from `start` (holding `letter`), at most one empty cell on the path."""
+    cap = len(f_word)
+    node0 = child(info, 0, letter)
+    if node0 < 0:
+        return n
     ecell = ecell0
     eletter = letter if ecell0 >= 0 else -1
     visited = np.uint64(1) << np.uint64(start)
@@ -241,7 +273,7 @@ def _grow_forward(board, nbr, start, letter, ecell0, mask, base, kids, term, pla
             s = np.int64(lowest_bit(b))
             fr_bits[d] = b & (b - np.uint64(1))
             cell = nbr[fr_cell[d], fr_it[d] - 1]
-            cn = child(mask, base, kids, node, s)
+            cn = child(info, node, s)
             ecell = cell
             eletter = s
             is_empty = True
@@ -260,9 +292,9 @@ def _grow_forward(board, nbr, start, letter, ecell0, mask, base, kids, term, pla
             v = board[cell]
             if v < 0:
                 if ecell < 0:
-                    fr_bits[d] = mask[node]
+                    fr_bits[d] = info[node, 0]
                 continue
-            cn = child(mask, base, kids, node, v)
+            cn = child(info, node, v)
             if cn < 0:
                 continue
             is_empty = False
@@ -285,31 +317,28 @@ def _grow_forward(board, nbr, start, letter, ecell0, mask, base, kids, term, pla
 
 
 @njit(cache=True)
-def generate_forward(board, nbr, mask, base, kids, term, alphabet_size, played, f_cell, f_letter, f_word):
+def generate_forward(board, nbr, info, term, alphabet_size, played, f_cell, f_letter, f_word):
     """Baseline: forward-trie search from every filled cell and every empty cell next to one, then
     duplicates removed by sorting. Returns the number of distinct moves (sorted by cell, letter, word),
     or -1 when the buffers are too small."""
     n = 0
-    root = mask[0]
+    root = info[0, 0]
     cells = frontier(board, nbr)
     frames = np.empty((4, MAX_FRAMES), dtype=np.int64)
     fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
     is_front = np.zeros(len(board), dtype=np.bool_)
     for x in cells:
         is_front[x] = True
+    letters = root & ((np.uint64(1) << np.uint64(alphabet_size)) - np.uint64(1))
     for s in range(len(board)):
         if board[s] >= 0:
-            n = _grow_forward(board, nbr, s, board[s], -1, mask, base, kids, term, played, f_cell, f_letter, f_word, n,
-                              frames, fr_bits)
-            if n < 0:
-                return -1
+            n = _grow_forward(board, nbr, s, np.uint64(1) << np.uint64(board[s]), False, info, term,
+                              played, f_cell, f_letter, f_word, n, frames, fr_bits)
         elif is_front[s]:
-            for letter in range(alphabet_size):
-                if (root >> np.uint64(letter)) & np.uint64(1):
-                    n = _grow_forward(board, nbr, s, letter, s, mask, base, kids, term, played,
-                                      f_cell, f_letter, f_word, n, frames, fr_bits)
-                    if n < 0:
-                        return -1
+            n = _grow_forward(board, nbr, s, letters, True, info, term, played,
+                              f_cell, f_letter, f_word, n, frames, fr_bits)
+        if n < 0:
+            return -1
     keys = np.empty(n, dtype=np.int64)
     for i in range(n):
         keys[i] = (np.int64(f_cell[i]) * alphabet_size + f_letter[i]) * (1 << 32) + f_word[i]

@@ -26,7 +26,7 @@ NODES, GENERATIONS, FOUND = 0, 1, 2
 
 
 @njit(cache=True)
-def _new_page(ply, last_cell, top, board, nbr, mask, base, kids, term, sep, played, lengths,
+def _new_page(ply, last_cell, top, board, nbr, info, term, sep, played, lengths,
               m_cell, m_letter, m_word, m_len, m_next, head, f_cell, f_letter, f_word, f_path,
               stamp, epoch, incremental, stats):
     """Build the page of node `ply` from index `top`; returns (first index of its list, new top)."""
@@ -36,7 +36,7 @@ def _new_page(ply, last_cell, top, board, nbr, mask, base, kids, term, sep, play
             head[ply, c] = head[ply - 1, c]
         if last_cell < 0:  # a pass changes nothing
             return 0, top
-        n = generate_new(board, nbr, last_cell, mask, base, kids, term, sep, played, f_cell, f_letter, f_word, f_path)
+        n = generate_new(board, nbr, last_cell, info, term, sep, played, f_cell, f_letter, f_word, f_path)
         if n < 0:
             raise RuntimeError("balda: find buffer too small")
         stats[FOUND] += n
@@ -63,7 +63,7 @@ def _new_page(ply, last_cell, top, board, nbr, mask, base, kids, term, sep, play
             head[ply, c] = top
             top += 1
         return 0, top
-    n, e = generate_full(board, nbr, mask, base, kids, term, sep, played, stamp, epoch[0],
+    n, e = generate_full(board, nbr, info, term, sep, played, stamp, epoch[0],
                          f_cell, f_letter, f_word, f_path, False)
     epoch[0] = e
     if n < 0:
@@ -123,7 +123,7 @@ def select_moves(lo, top, board, played, m_cell, m_len, m_word, ord_buf, o, maxl
 
 @njit(cache=True)
 def negamax(depth, alpha, beta, n_empty, top,
-            board, nbr, mask, base, kids, term, sep, played, lengths,
+            board, nbr, info, term, sep, played, lengths,
             m_cell, m_letter, m_word, m_len, m_next, head, ord_buf, maxlen,
             f_cell, f_letter, f_word, f_path, stamp, epoch,
             use_ab, order, prune, slack, endgame, incremental, stats, best_out):
@@ -168,7 +168,7 @@ def negamax(depth, alpha, beta, n_empty, top,
                 mode = RETURN
                 continue
             if ply > 0:
-                lo, t = _new_page(ply, p_last[ply], p_top[ply], board, nbr, mask, base, kids, term, sep, played,
+                lo, t = _new_page(ply, p_last[ply], p_top[ply], board, nbr, info, term, sep, played,
                                   lengths, m_cell, m_letter, m_word, m_len, m_next, head, f_cell, f_letter, f_word,
                                   f_path, stamp, epoch, incremental, stats)
                 p_lo[ply] = lo

@@ -1,8 +1,8 @@
 """Prefix trees over letter codes, stored compactly for the numba kernels.
 
-Each node keeps a bit mask of its child symbols and the index of its first child in `kids`
-(children are contiguous and sorted by symbol), so `child(node, s)` is a mask test plus a
-population count. `term[node]` is the id of the word that ends there, or -1.
+Nodes are numbered breadth first, so the children of a node have consecutive ids in symbol order:
+a node keeps a bit mask of its child symbols and the id of its first child, and `child(node, s)`
+is one 16-byte load, a mask test and a population count. `term[node]` is the id of the word that ends there, or -1.
 
 - The separator trie: for every word w and every position k, the string w[k:] + SEP + reversed(w[:k]).
   A search starts at the new letter, grows the word forward, crosses the separator and grows the rest
@@ -22,29 +22,27 @@ from .bits import popcount
 
 @dataclass
 class Trie:
-    mask: np.ndarray  # uint64 [nodes]: bit s set when the node has a child with symbol s
-    base: np.ndarray  # int32 [nodes]: index in `kids` of the first child
-    kids: np.ndarray  # int32 [nodes - 1]: children, grouped by parent, sorted by symbol
+    info: np.ndarray  # uint64 [nodes, 2]: (bit mask of child symbols, id of the first child)
     term: np.ndarray  # int32 [nodes]: word id ending here, or -1
     sep: int  # the separator symbol (alphabet size), or -1 for a forward trie
 
     @property
     def nodes(self) -> int:
-        return len(self.mask)
+        return len(self.info)
 
     @property
     def nbytes(self) -> int:
-        return self.mask.nbytes + self.base.nbytes + self.kids.nbytes + self.term.nbytes
+        return self.info.nbytes + self.term.nbytes
 
 
 @njit(cache=True, inline="always")
-def child(mask, base, kids, node, sym):
-    """The child of `node` along symbol `sym`, or -1."""
-    m = mask[node]
+def child(info, node, sym):
+    """The child of `node` along symbol `sym`, or -1 (children have consecutive ids in symbol order)."""
+    m = info[node, 0]
     bit = np.uint64(1) << np.uint64(sym)
     if m & bit == 0:
         return -1
-    return kids[base[node] + np.int64(popcount(m & (bit - np.uint64(1))))]
+    return np.int64(info[node, 1] + popcount(m & (bit - np.uint64(1))))
 
 
 @njit(cache=True)
@@ -121,26 +119,44 @@ def _build_from_sorted(rows, owner, order):
 
 
 @njit(cache=True)
-def _compress(parent, sym):
-    """Children grouped by parent (stable, so sorted by symbol), first-child index and symbol mask."""
+def _compress(parent, sym, term):
+    """Renumber the nodes breadth first, so that every node's children have consecutive ids (in symbol
+    order) and the top levels, which every search touches, share cache lines; pack (mask, first child)."""
     nodes = len(parent)
-    counts = np.zeros(nodes + 1, dtype=np.int32)
+    counts = np.zeros(nodes + 1, dtype=np.int64)
     for v in range(1, nodes):
         counts[parent[v] + 1] += 1
-    base = np.empty(nodes, dtype=np.int32)
-    acc = 0
+    start = np.zeros(nodes + 1, dtype=np.int64)
     for v in range(nodes):
-        acc += counts[v + 1]
-        base[v] = acc - counts[v + 1]
-    fill = base.copy()
-    kids = np.empty(max(nodes - 1, 1), dtype=np.int32)
-    mask = np.zeros(nodes, dtype=np.uint64)
-    for v in range(1, nodes):
+        start[v + 1] = start[v] + counts[v + 1]
+    fill = start[:nodes].copy()
+    kids = np.empty(max(nodes - 1, 1), dtype=np.int64)
+    for v in range(1, nodes):  # preorder ids: each parent's children arrive in symbol order
         p = parent[v]
         kids[fill[p]] = v
         fill[p] += 1
-        mask[p] |= np.uint64(1) << np.uint64(sym[v])
-    return mask, base, kids
+    order = np.empty(nodes, dtype=np.int64)  # breadth-first: new id -> old id
+    order[0] = 0
+    tail = 1
+    for head in range(nodes):
+        v = order[head]
+        for i in range(start[v], start[v + 1]):
+            order[tail] = kids[i]
+            tail += 1
+    new_id = np.empty(nodes, dtype=np.int64)
+    for i in range(nodes):
+        new_id[order[i]] = i
+    info = np.zeros((nodes, 2), dtype=np.uint64)
+    new_term = np.empty(nodes, dtype=np.int32)
+    for i in range(nodes):
+        v = order[i]
+        new_term[i] = term[v]
+        m = np.uint64(0)
+        for j in range(start[v], start[v + 1]):
+            m |= np.uint64(1) << np.uint64(sym[kids[j]])
+        info[i, 0] = m
+        info[i, 1] = new_id[kids[start[v]]] if start[v + 1] > start[v] else 0
+    return info, new_term
 
 
 def _lexicographic_order(rows: np.ndarray) -> np.ndarray:
@@ -153,8 +169,8 @@ def _lexicographic_order(rows: np.ndarray) -> np.ndarray:
 def _build(rows, owner, sep) -> Trie:
     order = _lexicographic_order(rows)
     parent, sym, term = _build_from_sorted(rows, owner, order)
-    mask, base, kids = _compress(parent, sym)
-    return Trie(mask, base, kids, term, sep)
+    info, term = _compress(parent, sym, term)
+    return Trie(info, term, sep)
 
 
 def separator_trie(codes: np.ndarray, lengths: np.ndarray, alphabet_size: int) -> Trie:
