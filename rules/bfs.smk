@@ -205,7 +205,7 @@ rule bfs_dedup_run:
         budget=config["bfs_dedup"]["memory_budget"],
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab bfs layers {params.domain:q} {params.depth}"
-        " --dedup {wildcards.bfs_dedup} --memory-budget {params.budget} --discard-layers"
+        " --dedup {wildcards.bfs_dedup} --memory-budget {params.budget} --discard-layers --warm-up"
         " --out {output.json} --timing {output.timing} 2> {log}"
 
 

@@ -33,9 +33,42 @@ def block_records(width: int) -> int:
 
 
 @njit(cache=True)
+def _rowfilter_encode_narrow(rows, out):
+    """rowfilter_encode for rows of at most 8 bytes: the changed-byte mask by bit tricks on one word."""
+    n, width = rows.shape
+    p = 0
+    prev = np.uint64(0)
+    ones = np.uint64(0x0101010101010101)
+    for i in range(n):
+        cur = np.uint64(0)
+        for j in range(width - 1, -1, -1):
+            cur = (cur << np.uint64(8)) | np.uint64(rows[i, j])
+        d = cur ^ prev
+        prev = cur
+        t = d | (d >> np.uint64(4))
+        t |= t >> np.uint64(2)
+        t |= t >> np.uint64(1)
+        t &= ones
+        mask = (t * np.uint64(0x0102040810204080)) >> np.uint64(56)  # bit j = byte j changed
+        if mask < 128:
+            out[p] = np.uint8(mask)
+            p += 1
+        else:
+            out[p] = np.uint8((mask & np.uint64(0x7F)) | np.uint64(0x80))
+            out[p + 1] = np.uint8(mask >> np.uint64(7))
+            p += 2
+        for j in range(width):
+            out[p] = rows[i, j]
+            p += np.int64((mask >> np.uint64(j)) & np.uint64(1))  # branch-free: keep the byte if it changed
+    return p
+
+
+@njit(cache=True)
 def rowfilter_encode(rows, out):
     """Write the row filter of rows (n, width) into out; returns the number of bytes written."""
     n, width = rows.shape
+    if width <= 8:
+        return _rowfilter_encode_narrow(rows, out)
     changed = np.empty(width, dtype=np.int64)
     p = 0
     for i in range(n):
@@ -64,9 +97,40 @@ def rowfilter_encode(rows, out):
 
 
 @njit(cache=True)
+def _rowfilter_decode_narrow(data, out):
+    """rowfilter_decode for rows of at most 8 bytes (masks of one or two varint bytes)."""
+    n, width = out.shape
+    size = data.shape[0]
+    p = 0
+    for i in range(n):
+        if p >= size:
+            return -1
+        mask = np.int64(data[p])
+        p += 1
+        if mask >= 128:
+            if p >= size:
+                return -1
+            mask = (mask & 0x7F) | (np.int64(data[p]) << 7)
+            p += 1
+        if mask >> width:
+            return -1
+        for j in range(width):
+            if (mask >> j) & 1:
+                if p >= size:
+                    return -1
+                out[i, j] = data[p]
+                p += 1
+            else:
+                out[i, j] = out[i - 1, j] if i > 0 else 0
+    return p
+
+
+@njit(cache=True)
 def rowfilter_decode(data, out):
     """Inverse of rowfilter_encode into out (n, width); returns bytes consumed (-1 if data is short)."""
     n, width = out.shape
+    if width <= 8:
+        return _rowfilter_decode_narrow(data, out)
     p = 0
     size = data.shape[0]
     for i in range(n):
