@@ -279,6 +279,15 @@ def test_solve_cli_hardest_eight_puzzle(run_cli, eight_puzzle):
     assert any(target in {bytes(r) for r in store.decode(i)[0]} for i in range(len(store.blocks)))
 
 
+def test_solve_to_the_goal_without_from(run_cli):
+    code, out, err = run_cli("bfs", "solve", "hanoi4:6", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["length"] == A007664[6] and data["to"] == "DDDDDD" and data["path"]["verified"]
+    code, out, err = run_cli("bfs", "solve", "pancake:5")
+    assert code == 2 and "has no goal test" in err
+
+
 @pytest.mark.parametrize("spec, state, length", [("cube2:qtm", "R U F", 3), ("pancake:5", "5,4,3,2,1", 1),
                                                  ("hanoi4:3", "DDD", 5), ("sliding:3x3", "0,1,2,3,4,5,6,7,8", 0)])
 def test_solve_other_domains(run_cli, spec, state, length):

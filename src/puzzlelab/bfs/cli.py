@@ -43,9 +43,10 @@ def register(parser: argparse.ArgumentParser) -> None:
                        description="Searches from --from until the domain's start state appears, rebuilds the path "
                                    "through the 1-byte parent hashes and checks it by replaying it.")
     _search_args(p)
-    p.add_argument("--from", dest="from_state", required=True, metavar="STATE",
+    p.add_argument("--from", dest="from_state", metavar="STATE",
                    help="the state to solve, e.g. '1,2,3,4,5,6,7,8,0' (tiles in reading order, 0 = blank), "
-                        "'R U F2' for cube2, '3,1,2' for pancakes, 'AABD' for hanoi4")
+                        "'R U F2' for cube2, '3,1,2' for pancakes, 'AABD' for hanoi4; without --from, the "
+                        "shortest path from the start to a goal state (domains with a goal test: hanoi4, snakebird)")
     add_output_args(p)
     p.set_defaults(handler=_solve)
 
@@ -153,18 +154,23 @@ def _solve(args) -> int:
     from .engine import path_json, search
 
     domain = make_domain(args.domain)
-    state = domain.parse_state(args.from_state)
-    rooted = Rooted(domain, state)
+    if args.from_state is None:
+        if getattr(domain, "is_goal", None) is None:
+            raise InputError(f"{domain.name} has no goal test: give the state to solve with --from STATE")
+        rooted, goal, state, target = domain, None, domain.start[0], "a goal state"
+    else:
+        state = domain.parse_state(args.from_state)
+        rooted, goal, target = Rooted(domain, state), domain.start, "the start"
     with search(rooted, max_depth=args.max_depth, memory_budget=args.memory_budget, workdir=args.workdir,
-                codec=args.codec, order=args.order, chunk_states=args.chunk_states, goal=domain.start,
+                codec=args.codec, order=args.order, chunk_states=args.chunk_states, goal=goal, stop_at_goal=True,
                 progress=True) as result:
         if result.path is None:
             reach = f"within depth {args.max_depth}" if args.max_depth is not None and not result.complete else ""
-            raise InputError(f"no path from {args.from_state!r} to the start of {domain.name} {reach}".strip())
+            raise InputError(f"no path from {domain.format_state(state)!r} to {target} of {domain.name} {reach}".strip())
         data = {
             "domain": domain.name,
             "from": domain.format_state(state),
-            "to": domain.format_state(domain.start[0]),
+            "to": domain.format_state(result.path.states[-1]),
             "length": len(result.path),
             "path": path_json(domain, result.path),
             "states_searched": result.states,
@@ -172,7 +178,8 @@ def _solve(args) -> int:
             "time_s": result.time_s,
         }
     moves = " ".join(data["path"]["moves"]) or "(already at the start)"
-    text = (f"{domain.name}: {data['length']} moves from {data['from']} to {data['to']}\n{moves}\n"
+    plural = "" if data["length"] == 1 else "s"
+    text = (f"{domain.name}: {data['length']} move{plural} from {data['from']} to {data['to']}\n{moves}\n"
             f"(verified by replay; {data['states_searched']:,} states searched)")
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0

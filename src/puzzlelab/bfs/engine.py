@@ -60,7 +60,7 @@ RUN_DIR_PREFIX = "puzzlelab-bfs-"
 
 
 @dataclass
-class Path_:
+class SolutionPath:
     """A path from a start state: `moves[i]` turns `states[i]` into `states[i + 1]`."""
 
     states: list[np.ndarray]
@@ -95,7 +95,7 @@ class SearchResult:
     goal_depth: int | None = None
     goal_row: np.ndarray | None = None
     goal_tag: int = 0
-    path: Path_ | None = None
+    path: SolutionPath | None = None
     path_time_s: float = 0.0
     layer_stores: list = field(default_factory=list, repr=False)
     run_dir: Path | None = None
@@ -163,7 +163,10 @@ class SearchResult:
         self.close()
 
 
-def path_json(domain, path: Path_) -> dict:
+Path_ = SolutionPath  # earlier name, kept for callers that used it
+
+
+def path_json(domain, path: SolutionPath) -> dict:
     return {
         "length": len(path.moves),
         "moves": [domain.format_move(m, s) for m, s in zip(path.moves, path.states)],

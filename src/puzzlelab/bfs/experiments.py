@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from .codec import CODECS, Codec, encoded_size
-from .keys import keys_to_rows, nwords, rows_to_keys, row_hash8, sort_unique
+from .keys import keys_to_rows, row_hash8, rows_to_keys, sort_unique
 
 
 def log2_binomial(universe: int, n: int) -> float:
@@ -167,4 +167,4 @@ def _hash_spread(stores) -> float:
     return float(counts.max() / max(1, counts.sum()))
 
 
-__all__ = ["measure_codecs", "measure_parents", "log2_binomial", "elias_fano_bits", "nwords"]
+__all__ = ["measure_codecs", "measure_parents", "log2_binomial", "elias_fano_bits"]

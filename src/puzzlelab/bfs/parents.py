@@ -44,7 +44,7 @@ def find_parent(domain, store, target: np.ndarray, h: int | None, stats: Rebuild
 def rebuild_path(domain, layer_stores, depth: int, goal_row: np.ndarray, goal_tag: int, use_hash: bool = True,
                  stats: RebuildStats | None = None):
     """The path from a start state to goal_row (found at `depth`), verified by replaying it."""
-    from .engine import Path_
+    from .engine import SolutionPath
 
     stats = stats if stats is not None else RebuildStats()
     states = [np.asarray(goal_row, dtype=np.uint8).copy()]
@@ -58,7 +58,7 @@ def rebuild_path(domain, layer_stores, depth: int, goal_row: np.ndarray, goal_ta
         target, move, h = found
         states.append(target)
         moves.append(move)
-    path = Path_(states=states[::-1], moves=moves[::-1])
+    path = SolutionPath(states=states[::-1], moves=moves[::-1])
     path.verified = replay(domain, path, goal_row)
     if not path.verified:
         raise RuntimeError(f"the rebuilt path of {domain.name} does not replay to the goal")
