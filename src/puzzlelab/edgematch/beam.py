@@ -36,6 +36,9 @@ from ..lab.errors import InputError
 from ..lab.progress import Progress
 from .board import Board
 from .puzzle import Puzzle
+from .candidates import fitting, matching_all, matching_sides
+from .candidates import is_used as _is_used
+from .candidates import neighbours as _neighbours
 from .tables import Tables
 
 DEDUP_MODES = ("none", "pieces", "path")
@@ -60,79 +63,14 @@ def child_key(seed_h, depth, parent, pr):
     return mix64(h ^ np.uint64(pr))
 
 
-@njit(cache=True, inline="always")
-def _neighbours(i, d, st_pr, nb_k, nb_side, nb_depth, nb_fixcol, rotcol, sides, cols):
-    k = nb_k[d]
-    for j in range(k):
-        s = nb_side[d, j]
-        e = nb_depth[d, j]
-        sides[j] = s
-        if e < 0:
-            cols[j] = nb_fixcol[d, j]
-        else:
-            cols[j] = rotcol[st_pr[i, e], (s + 2) & 3]
-    return k
-
-
-@njit(cache=True, inline="always")
-def _is_used(used, i, p):
-    return (used[i, p >> 6] >> np.uint64(p & 63)) & np.uint64(1)
-
-
 @njit(cache=True)
 def _count(i, t, k, sides, cols, used, free, fit_ptr, side_ptr, side_pr, rotcol, hist):
     """hist[g] = children of state i with gain g (g = matched sides), g = 0..4; returns the total."""
     for g in range(5):
         hist[g] = 0
-    npos = 0
-    for j in range(k):
-        s, c = sides[j], cols[j]
-        for x in range(side_ptr[t, s, c], side_ptr[t, s, c + 1]):
-            pr = side_pr[x]
-            if _is_used(used, i, pr >> 2):
-                continue
-            dup = False
-            for jj in range(j):
-                if rotcol[pr, sides[jj]] == cols[jj]:
-                    dup = True
-                    break
-            if dup:
-                continue
-            g = 1
-            for jj in range(j + 1, k):
-                if rotcol[pr, sides[jj]] == cols[jj]:
-                    g += 1
-            hist[g] += 1
-            npos += 1
+    npos = matching_sides(i, t, k, sides, cols, used, side_ptr, side_pr, rotcol, 0, 0, hist, hist, hist, False)
     hist[0] = free[i, t] - npos
     return free[i, t]
-
-
-@njit(cache=True)
-def _full(i, t, k, sides, cols, used, pair_ptr, pair_pr, rotcol, ncol, out_pr, out_g, write):
-    """Children of state i matching all k placed neighbours (k >= 2), from the pair-indexed lists."""
-    a, b = sides[0], sides[1]
-    ca, cb = cols[0], cols[1]
-    if a > b:
-        a, b, ca, cb = b, a, cb, ca
-    pi = (0 if b == 1 else (1 if b == 2 else 2)) if a == 0 else (3 if (a == 1 and b == 2) else (4 if a == 1 else 5))
-    code = ca * ncol + cb
-    n = 0
-    for x in range(pair_ptr[t, pi, code], pair_ptr[t, pi, code + 1]):
-        pr = pair_pr[x]
-        if _is_used(used, i, pr >> 2):
-            continue
-        ok = True
-        for j in range(2, k):
-            if rotcol[pr, sides[j]] != cols[j]:
-                ok = False
-                break
-        if ok:
-            if write:
-                out_pr[n] = pr
-                out_g[n] = k
-            n += 1
-    return n
 
 
 @njit(cache=True)
@@ -146,7 +84,7 @@ def _count_top(i, t, k, sides, cols, used, free, side_ptr, side_pr, pair_ptr, pa
             if not _is_used(used, i, side_pr[x] >> 2):
                 n += 1
         return n
-    return _full(i, t, k, sides, cols, used, pair_ptr, pair_pr, rotcol, ncol, dummy, dummy, False)
+    return matching_all(i, t, k, sides, cols, used, pair_ptr, pair_pr, rotcol, ncol, dummy, dummy, False)
 
 
 @njit(cache=True)
@@ -154,43 +92,10 @@ def _enumerate(i, t, k, gmin, sides, cols, used, fit_ptr, fit_pr, side_ptr, side
                out_pr, out_g):
     """Children of state i with gain >= gmin, written to out_pr/out_g; returns how many."""
     if k >= 2 and gmin >= k:
-        return _full(i, t, k, sides, cols, used, pair_ptr, pair_pr, rotcol, ncol, out_pr, out_g, True)
-    n = 0
+        return matching_all(i, t, k, sides, cols, used, pair_ptr, pair_pr, rotcol, ncol, out_pr, out_g, True)
     if gmin <= 0:
-        for x in range(fit_ptr[t], fit_ptr[t + 1]):
-            pr = fit_pr[x]
-            if _is_used(used, i, pr >> 2):
-                continue
-            g = 0
-            for j in range(k):
-                if rotcol[pr, sides[j]] == cols[j]:
-                    g += 1
-            out_pr[n] = pr
-            out_g[n] = g
-            n += 1
-        return n
-    for j in range(k):
-        s, c = sides[j], cols[j]
-        for x in range(side_ptr[t, s, c], side_ptr[t, s, c + 1]):
-            pr = side_pr[x]
-            if _is_used(used, i, pr >> 2):
-                continue
-            dup = False
-            for jj in range(j):
-                if rotcol[pr, sides[jj]] == cols[jj]:
-                    dup = True
-                    break
-            if dup:
-                continue
-            g = 1
-            for jj in range(j + 1, k):
-                if rotcol[pr, sides[jj]] == cols[jj]:
-                    g += 1
-            if g >= gmin:
-                out_pr[n] = pr
-                out_g[n] = g
-                n += 1
-    return n
+        return fitting(i, t, k, sides, cols, used, fit_ptr, fit_pr, rotcol, -1, out_pr, out_g)
+    return matching_sides(i, t, k, sides, cols, used, side_ptr, side_pr, rotcol, gmin, 4, out_pr, out_g, out_g, True)
 
 
 @njit(cache=True)

@@ -23,78 +23,26 @@ import numpy as np
 from numba import njit
 
 from ..lab.errors import InputError
-from .beam import _board_of, _is_used, _neighbours, mix64, seed_hash
+from .beam import _board_of, mix64, seed_hash
+from .candidates import fitting, matching_all, matching_sides
+from .candidates import neighbours as _neighbours
 from .board import Board
 from .tables import Tables
 
 
 @njit(cache=True)
-def _fill(d, m, k, t, sides, cols, used, fit_ptr, fit_pr, side_ptr, side_pr, pair_ptr, pair_pr, rotcol, ncol, out):
+def _fill(d, m, k, t, sides, cols, used, fit_ptr, fit_pr, side_ptr, side_pr, pair_ptr, pair_pr, rotcol, ncol, out,
+          gains):
     """Candidates for depth d with exactly m mismatches against the k placed neighbours."""
-    n = 0
-    if m == 0 and k >= 2:
-        a, b = sides[0], sides[1]
-        ca, cb = cols[0], cols[1]
-        if a > b:
-            a, b, ca, cb = b, a, cb, ca
-        pi = (0 if b == 1 else (1 if b == 2 else 2)) if a == 0 else (3 if (a == 1 and b == 2) else (4 if a == 1 else 5))
-        code = ca * ncol + cb
-        for x in range(pair_ptr[t, pi, code], pair_ptr[t, pi, code + 1]):
-            pr = pair_pr[x]
-            if _is_used(used, 0, pr >> 2):
-                continue
-            ok = True
-            for j in range(2, k):
-                if rotcol[pr, sides[j]] != cols[j]:
-                    ok = False
-                    break
-            if ok:
-                out[n] = pr
-                n += 1
-        return n
-    if m == 0 and k == 1:
-        for x in range(side_ptr[t, sides[0], cols[0]], side_ptr[t, sides[0], cols[0] + 1]):
-            pr = side_pr[x]
-            if not _is_used(used, 0, pr >> 2):
-                out[n] = pr
-                n += 1
-        return n
     want = k - m
-    if want >= 1:
-        # matches at least one neighbour: walk the per-side lists, each candidate under its first matching side
-        for j in range(k):
-            s, c = sides[j], cols[j]
-            for x in range(side_ptr[t, s, c], side_ptr[t, s, c + 1]):
-                pr = side_pr[x]
-                if _is_used(used, 0, pr >> 2):
-                    continue
-                first = True
-                for jj in range(j):
-                    if rotcol[pr, sides[jj]] == cols[jj]:
-                        first = False
-                        break
-                if not first:
-                    continue
-                g = 1
-                for jj in range(j + 1, k):
-                    if rotcol[pr, sides[jj]] == cols[jj]:
-                        g += 1
-                if g == want:
-                    out[n] = pr
-                    n += 1
-        return n
-    for x in range(fit_ptr[t], fit_ptr[t + 1]):
-        pr = fit_pr[x]
-        if _is_used(used, 0, pr >> 2):
-            continue
-        g = 0
-        for j in range(k):
-            if rotcol[pr, sides[j]] == cols[j]:
-                g += 1
-        if k - g == m:
-            out[n] = pr
-            n += 1
-    return n
+    if want >= 2:
+        if m == 0:
+            return matching_all(0, t, k, sides, cols, used, pair_ptr, pair_pr, rotcol, ncol, out, gains, True)
+        return matching_sides(0, t, k, sides, cols, used, side_ptr, side_pr, rotcol, want, want, out, gains, gains,
+                              True)
+    if want == 1:
+        return matching_sides(0, t, k, sides, cols, used, side_ptr, side_pr, rotcol, 1, 1, out, gains, gains, True)
+    return fitting(0, t, k, sides, cols, used, fit_ptr, fit_pr, rotcol, 0, out, gains)
 
 
 @njit(cache=True)
@@ -104,6 +52,7 @@ def search_kernel(D, budget, tolerance, max_disc, seed_h, base_score, order, cel
     ncol = side_ptr.shape[2] - 1
     width = fit_pr.shape[0] + 1
     cand = np.empty((max(D, 1), width), np.int32)
+    gains = np.empty(width, np.int32)
     cand_n = np.zeros(max(D, 1), np.int64)
     cand_pos = np.zeros(max(D, 1), np.int64)
     phase = np.zeros(max(D, 1), np.int64)
@@ -125,7 +74,7 @@ def search_kernel(D, budget, tolerance, max_disc, seed_h, base_score, order, cel
     d = 0
     k = _neighbours(0, 0, cur, nb_k, nb_side, nb_depth, nb_fixcol, rotcol, sides, cols)
     cand_n[0] = _fill(0, 0, k, cell_type[order[0]], sides, cols, used, fit_ptr, fit_pr, side_ptr, side_pr, pair_ptr,
-                      pair_pr, rotcol, ncol, cand[0])
+                      pair_pr, rotcol, ncol, cand[0], gains)
     cand_pos[0] = 0
     phase[0] = 0
     tried[0] = 0
@@ -171,7 +120,7 @@ def search_kernel(D, budget, tolerance, max_disc, seed_h, base_score, order, cel
             cand_pos[d] = 0
             tried[d] = 0
             cand_n[d] = _fill(d, 0, k, cell_type[order[d]], sides, cols, used, fit_ptr, fit_pr, side_ptr, side_pr,
-                              pair_ptr, pair_pr, rotcol, ncol, cand[d])
+                              pair_ptr, pair_pr, rotcol, ncol, cand[d], gains)
             continue
         # this mismatch class is exhausted: allow one more mismatch here if the budget permits
         if phase[d] < nb_k[d] and mism + phase[d] + 1 <= tolerance:
@@ -179,7 +128,7 @@ def search_kernel(D, budget, tolerance, max_disc, seed_h, base_score, order, cel
             k = _neighbours(0, d, cur, nb_k, nb_side, nb_depth, nb_fixcol, rotcol, sides, cols)
             cand_pos[d] = 0
             cand_n[d] = _fill(d, phase[d], k, cell_type[order[d]], sides, cols, used, fit_ptr, fit_pr, side_ptr,
-                              side_pr, pair_ptr, pair_pr, rotcol, ncol, cand[d])
+                              side_pr, pair_ptr, pair_pr, rotcol, ncol, cand[d], gains)
             continue
         # backtrack
         d -= 1
