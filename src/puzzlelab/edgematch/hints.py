@@ -118,6 +118,11 @@ def check_hints_fit(puzzle: Puzzle, hints: list[Hint], path=None) -> None:
                              None)
         if not 0 <= h.piece < puzzle.n_pieces:
             raise InputError(f"hint piece {h.piece + 1} does not exist (the puzzle has {puzzle.n_pieces})", path, None)
+        outward = {s for s, out in enumerate((h.row == 0, h.col == puzzle.cols - 1, h.row == puzzle.rows - 1,
+                                              h.col == 0)) if out}
+        if {s for s in range(4) if puzzle.rotated[h.piece, h.rot, s] == 0} != outward:
+            raise InputError(f"hint piece {h.piece + 1} turned {h.rot} does not fit cell ({h.row}, {h.col}): its grey "
+                             "sides must face exactly the border", path, None)
 
 
 def resolve_hints(puzzle: Puzzle, mode: str, hints_file: str | Path | None = None) -> list[Hint]:
