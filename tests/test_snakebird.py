@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import textwrap
 from collections import defaultdict
-from pathlib import Path
 
 import numpy as np
 import pytest

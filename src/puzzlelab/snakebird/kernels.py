@@ -295,10 +295,8 @@ def apply_move(params, terrain, fruit_at, gad_off, gad_n, tele, cells, slen, fru
     the physics. Returns False when the move is impossible or kills a snake (state then garbage)."""
     w = params[P_W]
     ns = params[P_NS]
-    nf = params[P_NF]
     ng = params[P_NG]
     ntp = params[P_NTP]
-    exit_cell = params[P_EXIT]
     nobj = ns + ng
     L = slen[k]
     if L == 0:
