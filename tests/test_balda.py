@@ -300,6 +300,7 @@ VARIANTS = {
     "alphabeta": SearchOptions(order=False),
     "ordered": SearchOptions(),
     "ordered_full_regen": SearchOptions(incremental=False),
+    "ordered_tt": SearchOptions(tt=True),
 }
 
 
@@ -362,6 +363,7 @@ def test_selfplay_is_deterministic_for_a_seed(run_cli, tmp_path):
         game = json.loads(out)
         for m in game["moves"]:
             m.pop("time_s")
+            m.pop("cpu_time_s")
         outs.append(game)
     assert outs[0] == outs[1]
     game = outs[0]

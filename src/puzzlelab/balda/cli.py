@@ -55,6 +55,7 @@ def _add_search_args(p: argparse.ArgumentParser, suffix: str = "") -> None:
                    "empty cells or fewer remain (default 6)")
     p.add_argument("--full-regen", action="store_true", help="regenerate every node's move list from scratch "
                    "instead of the incremental search")
+    p.add_argument("--no-tt", action="store_true", help="no transposition table (it never changes the value)")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -130,7 +131,7 @@ def options_from(args):
     from .engine import SearchOptions
 
     return SearchOptions(alphabeta=not args.minimax, order=not args.no_order, prune=args.prune, slack=args.slack,
-                         endgame=args.endgame, incremental=not args.full_regen)
+                         endgame=args.endgame, incremental=not args.full_regen, tt=not args.no_tt)
 
 
 def move_json(move, size: int, dictionary) -> dict:

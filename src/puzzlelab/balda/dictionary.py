@@ -33,11 +33,13 @@ class WordList:
     stats: dict = field(default_factory=dict)
 
 
-def normalise_lines(lines, alpha: Alphabet, path: str | None = None, first_line: int = 1) -> WordList:
+def normalise_lines(lines, alpha: Alphabet, path: str | None = None, first_line: int = 1,
+                    strict: bool = True) -> WordList:
     """Normalise raw lines (one word each): lower case, ё→е, keep words of `alpha` of length >= 2.
 
     Blank lines are skipped; hyphenated/multi-word entries and words in another script are dropped
-    and counted; any other character (digits, punctuation, control codes) is an error at its line.
+    and counted; any other character (digits, punctuation, control codes) is an error at its line
+    (`strict`, for user files) or dropped and counted as `dropped_other_characters`.
     """
     kept: set[str] = set()
     stats = Counter()
@@ -54,18 +56,21 @@ def normalise_lines(lines, alpha: Alphabet, path: str | None = None, first_line:
             else:
                 kept.add(word)
             continue
-        for ch in word:
-            if ch in JOINERS or ch.isalpha():
-                continue
-            name = unicodedata.name(ch, f"U+{ord(ch):04X}")
-            raise InputError(f"unexpected character {ch!r} ({name}) in word {raw.strip()!r}", path, number)
-        if any(ch in JOINERS for ch in word):
+        odd = [ch for ch in word if not (ch in JOINERS or ch.isalpha())]
+        if odd and strict:
+            name = unicodedata.name(odd[0], f"U+{ord(odd[0]):04X}")
+            raise InputError(f"unexpected character {odd[0]!r} ({name}) in word {raw.strip()!r}", path, number)
+        if odd:
+            stats["dropped_other_characters"] += 1
+        elif any(ch in JOINERS for ch in word):
             stats["dropped_multiword"] += 1
         else:
             stats["dropped_other_letters"] += 1
     words = sorted(kept)
-    stats = {k: stats.get(k, 0) for k in ("entries", "duplicates", "dropped_short", "dropped_multiword",
-                                          "dropped_other_letters")}
+    keys = ["entries", "duplicates", "dropped_short", "dropped_multiword", "dropped_other_letters"]
+    if not strict:
+        keys.append("dropped_other_characters")
+    stats = {k: stats.get(k, 0) for k in keys}
     stats["words"] = len(words)
     return WordList(words, alpha.lang, stats)
 
@@ -142,7 +147,7 @@ def opencorpora_nouns(exclude=DEFAULT_EXCLUDE, prefix: str = "", progress=None) 
         seen["lemmas"] += 1
         if ok:
             raw.append(word)
-    result = normalise_lines(raw, alphabet("ru"))
+    result = normalise_lines(raw, alphabet("ru"), strict=False)
     result.stats = {"lemmas_scanned": seen["lemmas"], "nouns_selected": len(raw), **result.stats}
     return result
 

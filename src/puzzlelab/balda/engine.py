@@ -18,6 +18,7 @@ from .trie import forward_trie, separator_trie
 FIND_CAP = 1 << 17
 STACK_CAP = 1 << 21
 MAX_PLY = 64
+TT_BITS = 20  # 1M entries, 14 MB
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class SearchOptions:
     slack: int = 0  # pruning keeps, per cell, the words at most this much shorter than its longest
     endgame: int = 6  # pruning stops when this many empty cells or fewer remain
     incremental: bool = True
+    tt: bool = False  # transposition table (alpha-beta only)
 
 
 @dataclass
@@ -69,6 +71,16 @@ class Engine:
         self.no_path = np.empty((1, PATH_WIDTH), dtype=np.int8)
         self._nbr: dict[int, np.ndarray] = {}
         self._stack = None
+        # Zobrist keys (fixed seed: node counts are reproducible) and the transposition table
+        rng = np.random.default_rng(20140101)
+        self.z_cell = rng.integers(0, 2**63, size=(64, self.sep), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        self.z_word = rng.integers(0, 2**63, size=max(n_words, 1), dtype=np.uint64) * np.uint64(2)
+        self.z_pass = np.uint64(rng.integers(0, 2**63, dtype=np.uint64))
+        self.tt_key = np.zeros(1 << TT_BITS, dtype=np.uint64)
+        self.tt_val = np.zeros(1 << TT_BITS, dtype=np.int32)
+        self.tt_depth = np.zeros(1 << TT_BITS, dtype=np.int8)
+        self.tt_flag = np.zeros(1 << TT_BITS, dtype=np.int8)
+        self.tt_move = np.zeros(1 << TT_BITS, dtype=np.int64)
 
     @property
     def forward(self):
@@ -178,13 +190,26 @@ class Engine:
         stats = np.zeros(4, dtype=np.int64)
         best = np.full(1, -1, dtype=np.int64)
         self._epoch_guard()
+        root_hash = np.uint64(0)
+        if options.tt:
+            self.tt_key[:] = 0
+            self.tt_flag[:] = 0
+            for c in np.flatnonzero(cells >= 0):
+                root_hash ^= self.z_cell[c, cells[c]]
+            for w in np.flatnonzero(played):
+                root_hash ^= self.z_word[w]
         t = self.trie
-        value = negamax(depth, -(1 << 30), 1 << 30, board.empty, n,
-                        cells, self.nbr(board.size), t.info, t.term, self.sep, played, self.lengths,
-                        s["m_cell"], s["m_letter"], s["m_word"], s["m_len"], s["m_next"], s["head"], s["ord"],
-                        s["maxlen"], self.f_cell, self.f_letter, self.f_word, self.no_path, self.stamp, self.epoch,
-                        options.alphabeta, options.order, options.prune, options.slack, options.endgame,
-                        options.incremental, stats, best)
+        # (iterative deepening to seed the table's best moves was tried: with longest-first ordering it
+        # searched more nodes than it saved, so one pass at the full depth)
+        for d in (depth,):
+            value = negamax(d, -(1 << 30), 1 << 30, board.empty, n,
+                            cells, self.nbr(board.size), t.info, t.term, self.sep, played, self.lengths,
+                            s["m_cell"], s["m_letter"], s["m_word"], s["m_len"], s["m_next"], s["head"], s["ord"],
+                            s["maxlen"], self.f_cell, self.f_letter, self.f_word, self.no_path, self.stamp,
+                            self.epoch, options.alphabeta, options.order, options.prune, options.slack,
+                            options.endgame, options.incremental, stats, best, options.tt, root_hash, self.z_cell,
+                            self.z_word, self.z_pass, self.tt_key, self.tt_val, self.tt_depth, self.tt_flag,
+                            self.tt_move)
         elapsed = time.perf_counter() - t0
         cpu = time.thread_time() - c0
         move = None

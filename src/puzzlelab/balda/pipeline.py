@@ -14,13 +14,14 @@ import numpy as np
 from ..lab.cli_support import add_output_args
 from ..lab.errors import InputError
 
-# name -> (alpha-beta, ordering, pruning, incremental)
+# name -> (alpha-beta, ordering, pruning, incremental, transposition table)
 VARIANTS = {
-    "minimax": (False, False, False, True),
-    "alphabeta": (True, False, False, True),
-    "ordered": (True, True, False, True),
-    "pruned": (True, True, True, True),
-    "pruned_full_regen": (True, True, True, False),
+    "minimax": (False, False, False, True, False),
+    "alphabeta": (True, False, False, True, False),
+    "ordered": (True, True, False, True, False),
+    "pruned": (True, True, True, True, False),
+    "pruned_tt": (True, True, True, True, True),
+    "pruned_full_regen": (True, True, True, False, False),
 }
 
 
@@ -148,9 +149,9 @@ def _bench_search(args) -> int:
     dictionary, engine = _engine(args)
     start = start_words(dictionary, args.size, 1, args.seed)[0]
     board = selfplay_position(engine, start, args.plies, args.seed)
-    ab, order, prune, incremental = VARIANTS[args.variant]
+    ab, order, prune, incremental, tt = VARIANTS[args.variant]
     opts = SearchOptions(alphabeta=ab, order=order, prune=prune, slack=args.slack, endgame=args.endgame,
-                         incremental=incremental)
+                         incremental=incremental, tt=tt)
     rows = []
     root_moves = 0
     with Progress(args.max_depth, f"{args.variant} on '{start}'+{args.plies}", unit="depths") as p:
@@ -178,7 +179,7 @@ def _tournament(args) -> int:
 
     dictionary, engine = _engine(args)
     words = start_words(dictionary, args.size, args.first + args.words, args.seed)[args.first:]
-    opts = SearchOptions(prune=args.prune, slack=args.slack, endgame=args.endgame)
+    opts = SearchOptions(prune=args.prune, slack=args.slack, endgame=args.endgame, tt=True)
     games = []
     with Progress(2 * len(words), f"depth {args.deep} vs {args.shallow}", unit="games") as p:
         for i, word in enumerate(words):

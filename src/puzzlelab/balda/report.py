@@ -138,7 +138,7 @@ def speed_report(inputs, args) -> None:
 
 # --- balda_alphabeta -----------------------------------------------------------------------------------
 
-VARIANT_ORDER = ["minimax", "alphabeta", "ordered", "pruned", "pruned_full_regen"]
+VARIANT_ORDER = ["minimax", "alphabeta", "ordered", "pruned", "pruned_tt", "pruned_full_regen"]
 EXACT = {"minimax", "alphabeta", "ordered"}
 
 

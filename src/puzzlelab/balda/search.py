@@ -126,11 +126,16 @@ def negamax(depth, alpha, beta, n_empty, top,
             board, nbr, info, term, sep, played, lengths,
             m_cell, m_letter, m_word, m_len, m_next, head, ord_buf, maxlen,
             f_cell, f_letter, f_word, f_path, stamp, epoch,
-            use_ab, order, prune, slack, endgame, incremental, stats, best_out):
+            use_ab, order, prune, slack, endgame, incremental, stats, best_out,
+            use_tt, root_hash, z_cell, z_word, z_pass, tt_key, tt_val, tt_depth, tt_flag, tt_move):
     """Value of the root for the side to move (an explicit-stack negamax; numba caches no recursion).
 
     The root's move list must already be on the stack (`top` entries, chained in head[0]);
     best_out[0] receives the stack index of the first best root move (-1: pass).
+    With `use_tt` (alpha-beta only) a transposition table keyed by a Zobrist hash of the letters on the
+    board, the played words and a pending pass stores values with their bound type and depth; a
+    position's value depends on nothing else, so the root value stays exact. The table also keeps
+    each node's best move, tried first when the node is met again (iterative deepening fills it).
     """
     plies = head.shape[0]
     p_depth = np.empty(plies, dtype=np.int64)
@@ -146,7 +151,15 @@ def negamax(depth, alpha, beta, n_empty, top,
     p_passes = np.empty(plies, dtype=np.int64)
     p_empty = np.empty(plies, dtype=np.int64)
     p_move = np.empty(plies, dtype=np.int64)
+    p_hash = np.empty(plies, dtype=np.uint64)  # Zobrist hash of letters and played words (no pass bit)
+    p_alpha0 = np.empty(plies, dtype=np.int64)
+    p_store = np.zeros(plies, dtype=np.bool_)
+    p_hint = np.full(plies, -1, dtype=np.int64)  # packed best move remembered for this node
+    p_bestj = np.full(plies, -1, dtype=np.int64)  # stack index of the node's best move so far
+    tt_mask = np.uint64(len(tt_key) - 1)
+    use_tt = use_tt and use_ab
     best_out[0] = -1
+    p_hash[0] = root_hash
     ply = 0
     p_depth[0] = depth
     p_alpha[0] = alpha
@@ -163,10 +176,32 @@ def negamax(depth, alpha, beta, n_empty, top,
     while True:
         if mode == ENTER:
             stats[NODES] += 1
+            p_store[ply] = False
             if p_depth[ply] == 0 or p_empty[ply] == 0:
                 value = 0
                 mode = RETURN
                 continue
+            if use_tt and ply > 0:
+                key = p_hash[ply] ^ (z_pass if p_passes[ply] else np.uint64(0))
+                slot = key & tt_mask
+                p_alpha0[ply] = p_alpha[ply]
+                p_hint[ply] = tt_move[slot] if tt_key[slot] == key else -1
+                if tt_key[slot] == key and tt_depth[slot] >= p_depth[ply]:
+                    v = np.int64(tt_val[slot])
+                    f = tt_flag[slot]
+                    if f == 1:
+                        value = v
+                        mode = RETURN
+                        continue
+                    if f == 2 and v > p_alpha[ply]:
+                        p_alpha[ply] = v
+                    elif f == 3 and v < p_beta[ply]:
+                        p_beta[ply] = v
+                    if p_alpha[ply] >= p_beta[ply]:
+                        value = v
+                        mode = RETURN
+                        continue
+                p_store[ply] = True
             if ply > 0:
                 lo, t = _new_page(ply, p_last[ply], p_top[ply], board, nbr, info, term, sep, played,
                                   lengths, m_cell, m_letter, m_word, m_len, m_next, head, f_cell, f_letter, f_word,
@@ -178,7 +213,17 @@ def negamax(depth, alpha, beta, n_empty, top,
                              maxlen[ply], order, do_prune, slack)
             p_k[ply] = k
             p_best[ply] = NEG_INF
+            p_bestj[ply] = -1
             p_i[ply] = 0
+            if use_tt and ply > 0 and p_hint[ply] >= 0 and k > 1:  # the remembered best move first
+                o = p_o[ply]
+                for i in range(k):
+                    j = ord_buf[o + i]
+                    if (m_word[j] * 64 + m_cell[j]) * 64 + m_letter[j] == p_hint[ply]:
+                        for t in range(i, 0, -1):
+                            ord_buf[o + t] = ord_buf[o + t - 1]
+                        ord_buf[o] = j
+                        break
             if k == 0:
                 if p_passes[ply] >= 1:  # two passes in a row: the game is over
                     value = 0
@@ -193,6 +238,7 @@ def negamax(depth, alpha, beta, n_empty, top,
                 p_beta[c] = -p_alpha[ply]
                 p_last[c] = -1
                 p_passes[c] = p_passes[ply] + 1
+                p_hash[c] = p_hash[ply]
                 p_empty[c] = p_empty[ply]
                 p_top[c] = p_top[ply]
                 p_o[c] = p_o[ply]
@@ -220,6 +266,7 @@ def negamax(depth, alpha, beta, n_empty, top,
             p_beta[c] = m_len[j] - p_alpha[ply]
             p_last[c] = cell
             p_passes[c] = 0
+            p_hash[c] = p_hash[ply] ^ z_cell[cell, m_letter[j]] ^ z_word[m_word[j]]
             p_empty[c] = p_empty[ply] - 1
             p_top[c] = p_top[ply]
             p_o[c] = p_o[ply] + p_k[ply]
@@ -227,6 +274,21 @@ def negamax(depth, alpha, beta, n_empty, top,
             mode = ENTER
             continue
         # RETURN: `value` is the value of node `ply` for its side to move
+        if p_store[ply]:
+            p_store[ply] = False
+            key = p_hash[ply] ^ (z_pass if p_passes[ply] else np.uint64(0))
+            slot = key & tt_mask
+            tt_key[slot] = key
+            tt_val[slot] = value
+            tt_depth[slot] = p_depth[ply]
+            bj = p_bestj[ply] if p_move[ply] >= 0 else -1
+            tt_move[slot] = (m_word[bj] * 64 + m_cell[bj]) * 64 + m_letter[bj] if bj >= 0 else -1
+            if value <= p_alpha0[ply]:
+                tt_flag[slot] = 3  # upper bound
+            elif value >= p_beta[ply]:
+                tt_flag[slot] = 2  # lower bound
+            else:
+                tt_flag[slot] = 1  # exact
         if ply == 0:
             return value
         ply -= 1
@@ -239,6 +301,7 @@ def negamax(depth, alpha, beta, n_empty, top,
         v = m_len[j] - value
         if v > p_best[ply]:
             p_best[ply] = v
+            p_bestj[ply] = j
             if ply == 0:
                 best_out[0] = j
         if use_ab:
