@@ -66,91 +66,103 @@ def solve_line(cells, n, blen, bcol, bslot, blo, bhi, k, slotcol, nslot, P, S, n
         first = blo[j - 1] + length
         last_end = bhi[j - 1] + length
         top = n if j == k else bhi[j]
+        mid = min(top, last_end)
         prev = 0
-        for i in range(first, top + 1):
-            p = 0
-            if i <= last_end:
+        if naive:
+            for i in range(first, mid + 1):
                 s = i - length
-                if _fits(cells, nc, slot, bit, s, i, naive):
-                    if j == 1:
-                        p = P[0, s]
-                    elif same:
-                        if P[j - 1, s - 1] and cells[s - 1] & 1:
-                            p = 1
+                p = 0
+                if _fits(cells, nc, slot, bit, s, i, True):
+                    if same:
+                        p = P[j - 1, s - 1] & (cells[s - 1] & 1)
                     else:
                         p = P[j - 1, s]
-            if p == 0 and prev and cells[i - 1] & 1:
-                p = 1
+                p = p | (prev & (cells[i - 1] & 1))
+                P[j, i] = p
+                prev = p
+        elif same:  # the same recurrence without branches: block j-1 ends at i, or background extends
+            for i in range(first, mid + 1):
+                s = i - length
+                p = (P[j - 1, s - 1] & (cells[s - 1] & 1) & (nc[slot, i] == nc[slot, s])) | (prev & (cells[i - 1] & 1))
+                P[j, i] = p
+                prev = p
+        else:
+            for i in range(first, mid + 1):
+                s = i - length
+                p = (P[j - 1, s] & (nc[slot, i] == nc[slot, s])) | (prev & (cells[i - 1] & 1))
+                P[j, i] = p
+                prev = p
+        for i in range(max(first, mid + 1), top + 1):
+            p = prev & (cells[i - 1] & 1)
             P[j, i] = p
             prev = p
     if P[k, n] == 0:
         return False
     # Backward: S[j, i] = blocks j..k-1 fit in cells [i, n), the rest of the suffix background.
-    # Row j is computed for i in [end_lo(j-1), hi_j] (from 0 for j = 0; to n for j = k).
-    bottom = 0 if k == 0 else blo[k - 1] + blen[k - 1]
-    S[k, n] = 1
-    for i in range(n - 1, bottom - 1, -1):
-        S[k, i] = S[k, i + 1] if cells[i] & 1 else 0
-    for j in range(k - 1, -1, -1):
-        length = blen[j]
-        slot = bslot[j]
-        bit = np.int64(1) << bcol[j]
-        same = j + 1 < k and bcol[j] == bcol[j + 1]
-        bottom = 0 if j == 0 else blo[j - 1] + blen[j - 1]
-        nxt = 0
-        for i in range(bhi[j], bottom - 1, -1):
-            s_ = 0
-            if i >= blo[j]:
-                e = i + length
-                if _fits(cells, nc, slot, bit, i, e, naive):
-                    if j == k - 1:
-                        s_ = S[k, e]
-                    elif same:
-                        if cells[e] & 1 and S[j + 1, e + 1]:
-                            s_ = 1
-                    else:
-                        s_ = S[j + 1, e]
-            if s_ == 0 and nxt and cells[i] & 1:
-                s_ = 1
-            S[j, i] = s_
-            nxt = s_
-    # Every placement that both tables allow paints its cells with the block's colour.
+    # Row j is computed for i in [end_lo(j-1), hi_j] (from 0 for j = 0; to n for j = k). The same loops
+    # mark every placement both tables allow (block j at i) and every cell that can stay background
+    # (cell i between blocks j-1 and j: P[j, i] and S[j, i+1]).
     for i in range(n):
         out[i] = 0
     if not naive:
         for s in range(nslot):
             for i in range(n + 1):
                 diff[s, i] = 0
-    for j in range(k):
+    bottom = 0 if k == 0 else blo[k - 1] + blen[k - 1]
+    S[k, n] = 1
+    nxt = 1
+    for i in range(n - 1, bottom - 1, -1):
+        if cells[i] & 1:
+            if nxt and P[k, i]:
+                out[i] |= 1
+        else:
+            nxt = 0
+        S[k, i] = nxt
+    for j in range(k - 1, -1, -1):
         length = blen[j]
         slot = bslot[j]
         bit = np.int64(1) << bcol[j]
+        last = j == k - 1
+        same = j + 1 < k and bcol[j] == bcol[j + 1]
         same_left = j >= 1 and bcol[j - 1] == bcol[j]
-        same_right = j + 1 < k and bcol[j] == bcol[j + 1]
-        for s in range(blo[j], bhi[j] + 1):
-            e = s + length
-            if j == 0:
-                left = P[0, s]
-            elif same_left:
-                left = 1 if (P[j, s - 1] and cells[s - 1] & 1) else 0
+        bottom = 0 if j == 0 else blo[j - 1] + blen[j - 1]
+        nxt = 0
+        for i in range(bhi[j], blo[j] - 1, -1):  # block j may start here
+            bg = cells[i] & 1
+            if nxt & bg & P[j, i]:
+                out[i] |= 1
+            e = i + length
+            if last:
+                r = S[k, e]
+            elif same:
+                r = (cells[e] & 1) & S[j + 1, e + 1]
             else:
-                left = P[j, s]
-            if left == 0:
-                continue
-            if j == k - 1:
-                right = S[k, e]
-            elif same_right:
-                right = 1 if (cells[e] & 1 and S[j + 1, e + 1]) else 0
-            else:
-                right = S[j + 1, e]
-            if right == 0 or not _fits(cells, nc, slot, bit, s, e, naive):
-                continue
-            if naive:
-                for i in range(s, e):
-                    out[i] |= bit
-            else:
-                diff[slot, s] += 1
-                diff[slot, e] -= 1
+                r = S[j + 1, e]
+            s_ = 0
+            if r and _fits(cells, nc, slot, bit, i, e, naive):
+                s_ = 1
+                if j == 0:
+                    left = P[0, i]
+                elif same_left:
+                    left = P[j, i - 1] & (cells[i - 1] & 1)
+                else:
+                    left = P[j, i]
+                if left:
+                    if naive:
+                        for t in range(i, e):
+                            out[t] |= bit
+                    else:
+                        diff[slot, i] += 1
+                        diff[slot, e] -= 1
+            s_ = s_ | (nxt & bg)
+            S[j, i] = s_
+            nxt = s_
+        for i in range(blo[j] - 1, bottom - 1, -1):  # only background before block j
+            bg = cells[i] & 1
+            if nxt & bg & P[j, i]:
+                out[i] |= 1
+            nxt = nxt & bg
+            S[j, i] = nxt
     if not naive:
         for s in range(nslot):
             bit = np.int64(1) << slotcol[s]
@@ -159,13 +171,6 @@ def solve_line(cells, n, blen, bcol, bslot, blo, bhi, k, slotcol, nslot, P, S, n
                 acc += diff[s, i]
                 if acc > 0:
                     out[i] |= bit
-    # Background at i: some split j puts blocks 0..j-1 before i and blocks j.. after it.
-    for j in range(k + 1):
-        a = 0 if j == 0 else blo[j - 1] + blen[j - 1]
-        b = n - 1 if j == k else bhi[j] - 1
-        for i in range(a, b + 1):
-            if cells[i] & 1 and P[j, i] and S[j, i + 1]:
-                out[i] |= 1
     return True
 
 

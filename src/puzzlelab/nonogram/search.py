@@ -25,7 +25,10 @@ from .linesolve import solve_line
 # ctr slots
 R_, C_, QHEAD, QLEN, TPOS, SOLVES, WORK, LIMIT, UNKNOWN, NSOL, MODE, DEPTH = range(12)
 PROBE_CUR, PROBE_CHANGED, BEST_X, BEST_B, BEST_MIN, BEST_SUM, STAMP, ROOT, NODES, PROBES, BACKTRACKS = range(12, 23)
-MAXSOL, FLAGS, BR_X, BR_B, MAXDEPTH, BITS, HITS, PASS, NCTR = range(23, 32)
+MAXSOL, FLAGS, BR_X, BR_B, MAXDEPTH, BITS, HITS, PASS = range(23, 31)
+# adaptive probing: SPRINT nodes left without probing; WIN_N/WIN_FAIL probed nodes in the current window and how
+# many of them learnt nothing before branching; FOUND: the current node's probing learnt something.
+SPRINT, WIN_N, WIN_FAIL, FOUND, SPRINT_LEN, WINDOW, FAIL_PCT, SPRINTS, NCTR = range(31, 40)
 # modes of the search state machine
 M_PROP, M_NODE, M_ENTER, M_BACK = 0, 1, 2, 3
 # run() results (STALLED: propagation alone stopped at the root; the caller may set up the line cache)
@@ -280,7 +283,6 @@ def _probe_pass(pz, ws, st):
             ctr[BEST_SUM] = 0
     need = ctr[BEST_SUM]
     balanced = (ctr[FLAGS] & F_BALANCED) != 0
-    pass_id = ctr[PASS]
     x = ctr[PROBE_CUR]
     while x < ncell:
         m = grid[x]
@@ -300,6 +302,7 @@ def _probe_pass(pz, ws, st):
         while mm != 0:
             bit = mm & -mm
             mm ^= bit
+            pass_id = ctr[PASS]
             if not balanced and padstamp[x] == pass_id and pad[x] & bit:
                 skipped = True
                 continue
@@ -318,6 +321,7 @@ def _probe_pass(pz, ws, st):
                 _set_cell(grid, q, inq, tcell, told, ctr, x, grid[x] & ~bit)
                 ctr[PROBE_CUR] = x
                 ctr[PROBE_CHANGED] = 1
+                ctr[PASS] += 1  # the pad's implications may not hold in the narrower node
                 ctr[STAMP] = base + nprobe + 2
                 return 1
             if ctr[UNKNOWN] == 0:
@@ -379,6 +383,7 @@ def _probe_pass(pz, ws, st):
                 _set_cell(grid, q, inq, tcell, told, ctr, nar_cell[t], nar_mask[t])
             ctr[PROBE_CUR] = x + 1
             ctr[PROBE_CHANGED] = 1
+            ctr[PASS] += 1
             return 1
         x += 1
         ctr[PROBE_CUR] = x
@@ -426,7 +431,7 @@ def run(pz, ws, st):
                     return LIMIT_REACHED
                 ctr[MODE] = M_BACK
                 continue
-            if probing:
+            if probing and ctr[SPRINT] == 0:
                 r = _probe_pass(pz, ws, st)
                 if r == 3:
                     return INTERRUPTED
@@ -434,10 +439,25 @@ def run(pz, ws, st):
                     ctr[MODE] = M_BACK
                     continue
                 if r == 1:
+                    ctr[FOUND] = 1
                     ctr[MODE] = M_PROP
                     continue
+                # Probing ran dry at this node. When it keeps running dry, branch without it for a while:
+                # probing pays on puzzles it cracks by contradictions, and only costs on the others.
+                ctr[WIN_N] += 1
+                if ctr[FOUND] == 0:
+                    ctr[WIN_FAIL] += 1
+                if ctr[WINDOW] > 0 and ctr[WIN_N] >= ctr[WINDOW]:
+                    if ctr[WIN_FAIL] * 100 >= ctr[FAIL_PCT] * ctr[WIN_N]:
+                        ctr[SPRINT] = ctr[SPRINT_LEN]
+                        ctr[SPRINTS] += 1
+                    ctr[WIN_N] = 0
+                    ctr[WIN_FAIL] = 0
             else:
+                if ctr[SPRINT] > 0:
+                    ctr[SPRINT] -= 1
                 _cheap_branch(grid, ctr)
+            ctr[FOUND] = 0
             ctr[MODE] = M_ENTER
         elif mode == M_ENTER:
             d = ctr[DEPTH]
@@ -465,4 +485,5 @@ def run(pz, ws, st):
             ctr[PROBE_CUR] = 0
             ctr[PROBE_CHANGED] = 0
             _set_cell(grid, q, inq, tcell, told, ctr, x, grid[x] & ~fb[d])
+            ctr[FOUND] = 0
             ctr[MODE] = M_PROP

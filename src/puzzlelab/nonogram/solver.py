@@ -28,6 +28,12 @@ class Options:
     sweep: bool = False  # full sweeps instead of the dirty-line queue (ablation)
     balanced: bool = True  # branch on the cell whose worst colour decides most (else the best single probe)
     cache_mb: float = 32.0  # line-solver cache size; 0 turns it off
+    # Adaptive probing: after `window` probed nodes of which at least `fail_pct`% learnt nothing, branch
+    # `sprint` nodes without probing (window 0 = always probe).
+    portfolio: bool = True  # after propagation stalls, run both branching rules in turn (see solve)
+    window: int = 40
+    fail_pct: int = 50
+    sprint: int = 1000
 
 
 @dataclass
@@ -123,13 +129,44 @@ def cache_table(p: Puzzle, cache_mb: float) -> np.ndarray:
 
     words = words_for(max(p.height, p.width), p.ncolors)
     budget = int(cache_mb * (1 << 20)) // (8 * (HEAD + 2 * words))
-    want = 1024 * (p.height + p.width)
+    want = 4096 * (p.height + p.width)
     rows = 1 << max(4, min(budget, want).bit_length() - 1)
     return table(rows, words)
 
 
+class _Search:
+    """One search state and its chunking (see `solve`)."""
+
+    def __init__(self, st):
+        self.st = st
+        self.chunk = CHUNK
+
+    @property
+    def ctr(self):
+        return self.st[5]
+
+    def step(self, K, work_limit: int | None) -> int:
+        ctr = self.ctr
+        before = (ctr[K.PROBES], ctr[K.NODES], ctr[K.BACKTRACKS], ctr[K.TPOS], ctr[K.QLEN], ctr[K.PROBE_CUR])
+        limit = int(ctr[K.WORK]) + self.chunk
+        if work_limit is not None:
+            limit = min(limit, work_limit)
+        ctr[K.LIMIT] = limit
+        code = K.run(self.pz, self.ws, self.st)
+        after = (ctr[K.PROBES], ctr[K.NODES], ctr[K.BACKTRACKS], ctr[K.TPOS], ctr[K.QLEN], ctr[K.PROBE_CUR])
+        # A single probe bigger than the chunk restarts from scratch: give the next call more room.
+        self.chunk = self.chunk * 2 if code == K.INTERRUPTED and after == before else CHUNK
+        return code
+
+
 def solve(p: Puzzle, opts: Options | None = None) -> Result:
-    """Solve a puzzle; the time counts array setup and search (not parsing, not numba compilation)."""
+    """Solve a puzzle; the time counts array setup and search (not parsing, not numba compilation).
+
+    Propagation runs once; if it stalls, two complete searches share the line cache and take turns
+    (equal work each): one branches on the cell whose worst colour decides most (good at proving
+    uniqueness), the other on the single probe that decides most (good at finding solutions). The
+    first to finish answers, so the cost is at most twice that of the better one on each puzzle.
+    """
     from . import search as K
 
     opts = opts or Options()
@@ -140,41 +177,58 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
     flags = (K.F_PROBING if opts.probing else 0) | (K.F_NAIVE if opts.naive else 0) | (K.F_SWEEP if opts.sweep else 0) \
         | (K.F_BALANCED if opts.balanced else 0)
     pz, ws = layout(p)
-    st = initial_state(p, opts.max_solutions, flags)
-    ctr = st[5]
+    first = _Search(initial_state(p, opts.max_solutions, flags))
+    first.pz, first.ws = pz, ws
+    ctr = first.ctr
+    ctr[K.WINDOW], ctr[K.FAIL_PCT], ctr[K.SPRINT_LEN] = opts.window, opts.fail_pct, opts.sprint
     deadline = None if opts.timeout is None else t0 + opts.timeout
-    chunk = CHUNK
+    searches = [first]
+    # Each search gets its share of the work limit.
+    share = None
     out_of_budget = False
+    winner = first
     while True:
-        before = (ctr[K.PROBES], ctr[K.NODES], ctr[K.BACKTRACKS], ctr[K.TPOS], ctr[K.QLEN], ctr[K.PROBE_CUR])
-        limit = int(ctr[K.WORK]) + chunk
-        if opts.work_limit is not None:
-            limit = min(limit, opts.work_limit)
-        ctr[K.LIMIT] = limit
-        code = K.run(pz, ws, st)
-        if code == K.STALLED:
-            # Line logic alone stalled: the search starts, and the line cache begins to pay off.
-            if opts.cache_mb > 0:
-                st = st[:14] + (cache_table(p, opts.cache_mb),) + st[15:]
-                ctr[K.FLAGS] |= K.F_CACHE
-            continue
-        if code != K.INTERRUPTED:
+        turn = None
+        for srch in searches:
+            budget = None if opts.work_limit is None else (opts.work_limit if share is None else share)
+            code = srch.step(K, budget)
+            if code == K.STALLED:
+                # Line logic alone stalled: the search starts, and the line cache begins to pay off.
+                if opts.cache_mb > 0:
+                    srch.st = srch.st[:14] + (cache_table(p, opts.cache_mb),) + srch.st[15:]
+                    srch.ctr[K.FLAGS] |= K.F_CACHE
+                if opts.probing and opts.portfolio:
+                    other = _Search(tuple(a if k == 14 else a.copy() for k, a in enumerate(srch.st)))
+                    other.pz, other.ws = pz, tuple(a.copy() for a in ws)
+                    other.ctr[K.FLAGS] ^= K.F_BALANCED
+                    searches.append(other)
+                    if opts.work_limit is not None:
+                        share = int(srch.ctr[K.WORK]) + (opts.work_limit - int(srch.ctr[K.WORK])) // 2
+                        other.ctr[K.WORK] = 0  # the shared root propagation is counted once
+                turn = "restart"
+                break
+            if code != K.INTERRUPTED:
+                turn, winner = "done", srch
+                break
+        if turn == "done":
             break
-        if opts.work_limit is not None and ctr[K.WORK] >= opts.work_limit:
+        if turn == "restart":
+            continue
+        if opts.work_limit is not None and all(s.ctr[K.WORK] >= (share or opts.work_limit) for s in searches):
             out_of_budget = True
             break
         if deadline is not None and time.perf_counter() >= deadline:
             out_of_budget = True
             break
-        after = (ctr[K.PROBES], ctr[K.NODES], ctr[K.BACKTRACKS], ctr[K.TPOS], ctr[K.QLEN], ctr[K.PROBE_CUR])
-        # A single probe bigger than the chunk restarts from scratch: give the next call more room.
-        chunk = chunk * 2 if after == before else CHUNK
+    ctr = winner.ctr
     nsol = int(ctr[K.NSOL])
     R, C = p.height, p.width
-    solutions = [st[9][k].reshape(R, C).copy() for k in range(nsol)]
-    root = int(ctr[K.ROOT])
+    solutions = [winner.st[9][k].reshape(R, C).copy() for k in range(nsol)]
+    root = int(first.ctr[K.ROOT])
     if out_of_budget:
         status = "timeout"
+        solutions = max(([s.st[9][k].reshape(R, C).copy() for k in range(int(s.ctr[K.NSOL]))] for s in searches),
+                        key=len)
     elif nsol == 0:
         status = "contradiction"
     elif nsol >= 2:
@@ -185,14 +239,20 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
         status = "solved"  # max_solutions=1 stopped the search; uniqueness not decided
     elapsed = time.perf_counter() - t0
     cpu = time.process_time() - c0
+
+    def total(slot):
+        return int(sum(int(s.ctr[slot]) for s in searches))
+
     stats = {
-        "line_solves": int(ctr[K.SOLVES]),
-        "work": int(ctr[K.WORK]),
-        "probes": int(ctr[K.PROBES]),
-        "branches": int(ctr[K.NODES]),
-        "backtracks": int(ctr[K.BACKTRACKS]),
-        "max_depth": int(ctr[K.MAXDEPTH]),
-        "cache_hits": int(ctr[K.HITS]),
+        "line_solves": total(K.SOLVES),
+        "work": total(K.WORK),
+        "probes": total(K.PROBES),
+        "branches": total(K.NODES),
+        "backtracks": total(K.BACKTRACKS),
+        "max_depth": max(int(s.ctr[K.MAXDEPTH]) for s in searches),
+        "cache_hits": total(K.HITS),
+        "sprints": total(K.SPRINTS),
+        "winner": "" if len(searches) == 1 else ("balanced" if winner.ctr[K.FLAGS] & K.F_BALANCED else "best-probe"),
     }
     return Result(status=status, line_solvable=root == K.ROOT_SOLVED, solutions=solutions, time_s=elapsed, cpu_s=cpu,
                   stats=stats)
