@@ -72,6 +72,7 @@ rule balda_dictionary_stats:
 rule balda_dictionary_table:
     input:
         "results/balda_dictionary/stats.json",
+        "results/balda_dictionary/build.json",
     output:
         csv="results/balda_dictionary/dictionaries.csv",
         html=report(

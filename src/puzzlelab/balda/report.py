@@ -36,15 +36,22 @@ def build(kind: str, inputs: list[str], args) -> int:
 # --- balda_dictionary --------------------------------------------------------------------------------
 
 def dictionary_report(inputs, args) -> None:
+    """inputs: the dict-stats artifact, then optionally the build artifact of the first (built-in) list,
+    whose counts of dropped lexicon entries replace those of re-reading the finished list."""
     stats = canonical.read_json(inputs[0])
+    build = canonical.read_json(inputs[1])["stats"] if len(inputs) > 1 else None
     rows = []
-    for x in stats["lists"]:
+    for i, x in enumerate(stats["lists"]):
         lengths = {int(k): v for k, v in x["lengths"].items()}
         total = sum(lengths.values())
         values = np.repeat(list(lengths), list(lengths.values()))
-        s = x["stats"]
+        s = dict(x["stats"])
+        if i == 0 and build is not None:
+            s.update({k: build[k] for k in ("entries", "duplicates", "dropped_short", "dropped_multiword",
+                                            "dropped_other_letters") if k in build})
+            s["dropped_multiword"] += build.get("dropped_other_characters", 0)
         rows.append({"list": x["name"], "lang": x["lang"], "words": s["words"], "entries": s["entries"],
-                     "dropped (hyphen/space)": s["dropped_multiword"],
+                     "dropped (hyphen/space/digit)": s["dropped_multiword"],
                      "dropped (other letters)": s["dropped_other_letters"],
                      "dropped (1 letter)": s["dropped_short"], "duplicates (after ё→е)": s["duplicates"],
                      "common with first": x.get("common_with_first", s["words"]),
@@ -56,6 +63,8 @@ def dictionary_report(inputs, args) -> None:
     df = pd.DataFrame(rows)
     write_table(df, args.csv, args.html, title="Balda dictionaries: size and word lengths",
                 note="After normalisation: lower case, ё→е, words of the alphabet only, at least 2 letters. "
+                     "For the built-in list, 'entries' are the selected OpenCorpora lemmas (noun, nominative, "
+                     "singular or plurale tantum, no excluded grammeme). "
                      "'common with first' counts the words shared with the first list (the built-in one).")
     if args.plot:
         fig, ax = figure(7.5, 4.2)
