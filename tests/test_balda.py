@@ -345,8 +345,8 @@ def test_pruning_keeps_the_longest_word_and_all_words_in_the_endgame():
 def test_pass_when_no_word_fits():
     d = small_dictionary()
     e = Engine(d)
-    board = from_start_word("zzz", EN) if False else Board(3, np.array([-1, -1, -1, 25, 25, 25, -1, -1, -1],
-                                                                       dtype=np.int8), ["zzz"])
+    zzz = np.array([-1, -1, -1, 25, 25, 25, -1, -1, -1], dtype=np.int8)  # no word of the list fits
+    board = Board(3, zzz, ["zzz"])
     r = e.search(board, 3)
     assert r.move is None and r.value == 0 and e.moves(board) == []
 
