@@ -152,6 +152,7 @@ def _bench_search(args) -> int:
     ab, order, prune, incremental, tt = VARIANTS[args.variant]
     opts = SearchOptions(alphabeta=ab, order=order, prune=prune, slack=args.slack, endgame=args.endgame,
                          incremental=incremental, tt=tt)
+    engine.search(board, 1, opts)  # load the compiled kernels before anything is timed
     rows = []
     root_moves = 0
     with Progress(args.max_depth, f"{args.variant} on '{start}'+{args.plies}", unit="depths") as p:
