@@ -407,3 +407,37 @@ def test_cli_errors_exit_2_with_location(run_cli, tmp_path):
     assert code == 2 and "a 5x5 board needs 5" in err
     code, out, err = run_cli("balda", "moves", "--start", "cat", "--dict", tmp_path / "missing.txt")
     assert code == 2 and "no such word list" in err
+
+
+def test_cli_dictionary_build_and_stats(run_cli, tmp_path):
+    words = tmp_path / "nouns.txt"
+    code, out, err = run_cli("balda", "dictionary", "--prefix", "сан", "--prefix", "кот", "--words", words, "--json")
+    assert code == 0, err
+    built = json.loads(out)
+    listed = words.read_text(encoding="utf-8").split()
+    assert built["stats"]["words"] == len(listed) and listed == sorted(listed)
+    assert {"сани", "кот", "котенок"} <= set(listed) and "саня" not in listed
+    assert sum(built["lengths"].values()) == len(listed)
+    other = tmp_path / "other.txt"
+    other.write_text("кот\nкотёнок\nслон\nсан-марино\n", encoding="utf-8")
+    code, out, err = run_cli("balda", "dict-stats", f"builtin={words}", f"other={other}", "--json")
+    assert code == 0, err
+    lists = json.loads(out)["lists"]
+    assert lists[1]["stats"]["words"] == 3 and lists[1]["stats"]["dropped_multiword"] == 1
+    assert lists[1]["common_with_first"] == 2  # кот, котенок
+
+
+def test_board_file_played_words_are_not_moves(run_cli, tmp_path):
+    d = small_dictionary()
+    words = tmp_path / "w.txt"
+    words.write_text("\n".join(d.words) + "\n", encoding="utf-8")
+    board = tmp_path / "b.txt"
+    board.write_text("...\ncat\n...\n", encoding="utf-8")
+    code, out, err = run_cli("balda", "moves", "--board", board, "--dict", words, "--json")
+    assert code == 0, err
+    before = {m["word"] for m in json.loads(out)["moves"]}
+    assert "cat" in before or "cats" in before
+    board.write_text("...\ncat\n...\n\ncat\ncats\nact\n", encoding="utf-8")
+    code, out, err = run_cli("balda", "moves", "--board", board, "--dict", words, "--json")
+    after = {m["word"] for m in json.loads(out)["moves"]}
+    assert after == before - {"cat", "cats", "act"}
