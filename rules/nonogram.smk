@@ -178,7 +178,7 @@ rule nonogram_bench_reference_table:
         ),
     shell:
         "puzzlelab nonogram report reference --results {input.results} --timings {input.timings}"
-        " --reference {input.reference} --solver pbnsolve --unavailable {params.why:q}"
+        " --reference {input.reference} --solver pbnsolve --unavailable={params.why:q}"
         " --table {output.csv} {output.html} > {log} 2>&1"
 
 

@@ -103,7 +103,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("reference", help="time a reference solver (pbnsolve) on the same puzzles")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--solver", default="pbnsolve", help="executable name or path (default pbnsolve)")
-    p.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S")
+    p.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S", help="wall-clock seconds per puzzle")
     p.add_argument("--corpus")
     p.add_argument("--limit", type=_positive_int, metavar="N")
     p.add_argument("--chunk", metavar="I/N")
@@ -242,7 +242,8 @@ def _reference(args) -> int:
 
     rows = reference.run(args.solver, args.paths, args.timeout, corpus=args.corpus, fmt=args.format,
                          chunk=lambda items: _chunk(items[: args.limit] if args.limit else items, args.chunk))
-    write_table(pd.DataFrame(rows, columns=["corpus", "name", "status", "line_solvable", "time_s", "wall_s"]), args.out)
+    write_table(pd.DataFrame(rows, columns=["corpus", "name", "status", "line_solvable", "time_s", "cpu_s", "wall_s"]),
+                args.out)
     return 0
 
 

@@ -487,3 +487,53 @@ def run(pz, ws, st):
             _set_cell(grid, q, inq, tcell, told, ctr, x, grid[x] & ~fb[d])
             ctr[FOUND] = 0
             ctr[MODE] = M_PROP
+
+
+@kernel
+def fill_layout(nrows, ncols, counts, flat, meta, blen, bcol, bslot, blo, bhi, nslot, slotcol):
+    """Fill the kernels' per-line arrays from the clues (flat (length, colour) pairs, `counts` per line).
+
+    Block j's window: it starts after blocks 0..j-1 at their tightest (a gap only between equal
+    colours) and ends before blocks j+1.. at theirs. Slots: the distinct colours of the line.
+    """
+    pos = 0
+    for line in range(nrows + ncols):
+        k = counts[line]
+        if line < nrows:
+            meta[line, 0] = ncols
+            meta[line, 1] = line * ncols
+            meta[line, 2] = 1
+        else:
+            meta[line, 0] = nrows
+            meta[line, 1] = line - nrows
+            meta[line, 2] = ncols
+        meta[line, 3] = k
+        n = meta[line, 0]
+        ns = 0
+        for j in range(k):
+            blen[line, j] = flat[pos + j, 0]
+            c = flat[pos + j, 1]
+            bcol[line, j] = c
+            slot = -1
+            for t in range(ns):
+                if slotcol[line, t] == c:
+                    slot = t
+            if slot < 0:
+                slot = ns
+                slotcol[line, ns] = c
+                ns += 1
+            bslot[line, j] = slot
+        nslot[line] = ns
+        x = 0
+        for j in range(k):
+            if j > 0 and bcol[line, j - 1] == bcol[line, j]:
+                x += 1
+            blo[line, j] = x
+            x += blen[line, j]
+        x = n
+        for j in range(k - 1, -1, -1):
+            if j < k - 1 and bcol[line, j + 1] == bcol[line, j]:
+                x -= 1
+            x -= blen[line, j]
+            bhi[line, j] = x
+        pos += k

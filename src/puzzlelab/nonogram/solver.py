@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .linesolve import windows
 from .model import Puzzle
 
 CHUNK = 1 << 21  # line-solver work units per kernel call (a few ms) between clock checks
@@ -48,35 +47,20 @@ class Result:
 
 def layout(p: Puzzle):
     """The puzzle's clues as the arrays the kernels read (lines 0..R-1 are rows, then columns)."""
+    from .search import fill_layout
+
     R, C = p.height, p.width
     lines = list(p.rows) + list(p.cols)
     nlines = R + C
-    maxk = max(1, max(len(c) for c in lines))
+    counts = np.array([len(c) for c in lines], dtype=np.int64)
+    maxk = max(1, int(counts.max()))
+    flat = np.array([b for clue in lines for b in clue], dtype=np.int64).reshape(-1, 2)
+    maxslot = max(1, min(maxk, p.ncolors - 1))
     meta = np.zeros((nlines, 4), dtype=np.int64)
-    blen = np.zeros((nlines, maxk), dtype=np.int64)
-    bcol = np.zeros((nlines, maxk), dtype=np.int64)
-    bslot = np.zeros((nlines, maxk), dtype=np.int64)
-    blo = np.zeros((nlines, maxk), dtype=np.int64)
-    bhi = np.zeros((nlines, maxk), dtype=np.int64)
-    slots_per_line = [sorted({c for _, c in clue}) for clue in lines]
-    maxslot = max(1, max(len(s) for s in slots_per_line))
+    blen, bcol, bslot, blo, bhi = (np.zeros((nlines, maxk), dtype=np.int64) for _ in range(5))
     nslot = np.zeros(nlines, dtype=np.int64)
     slotcol = np.zeros((nlines, maxslot), dtype=np.int64)
-    for line, clue in enumerate(lines):
-        if line < R:
-            meta[line] = (C, line * C, 1, len(clue))
-        else:
-            meta[line] = (R, line - R, C, len(clue))
-        slots = slots_per_line[line]
-        nslot[line] = len(slots)
-        slotcol[line, : len(slots)] = slots
-        lo, hi = windows(clue, C if line < R else R)
-        for j, (n, c) in enumerate(clue):
-            blen[line, j] = n
-            bcol[line, j] = c
-            bslot[line, j] = slots.index(c)
-            blo[line, j] = lo[j]
-            bhi[line, j] = hi[j]
+    fill_layout(R, C, counts, flat, meta, blen, bcol, bslot, blo, bhi, nslot, slotcol)
     maxn = max(R, C)
     ws = (
         np.zeros(maxn + 1, dtype=np.int64),  # cells
