@@ -104,17 +104,20 @@ def codecs_report(runs: list[str], csv: str, html: str, runs_csv: str, runs_html
     nrows = (n + cols - 1) // cols
     fig, axes = figure(4.2 * cols, 3.4 * nrows, nrows=nrows, ncols=cols, squeeze=False)
     styles = {"raw": ":", "zstd": "--", "delta-zstd": "-.", "rowfilter": (0, (1, 1)), "rowfilter-zstd": "-"}
+    colors = {"raw": "tab:gray", "zstd": "tab:orange", "delta-zstd": "tab:green", "rowfilter": "tab:purple",
+              "rowfilter-zstd": "tab:blue"}
     for ax, data in zip(axes.flat, datas):
         xs = [rec["states"] for rec in data["visited"]]
         names = sorted({k.split("/")[0] for rec in data["visited"] for k in rec["codecs"]})
         for name in names:
-            for order, color in (("le", None), ("be", None)):
+            for order in ("le", "be"):
                 key = f"{name}/{order}"
                 ys = [rec["codecs"].get(key) for rec in data["visited"]]
                 if any(y is None for y in ys) or name == "raw" and order == "be":
                     continue
-                ax.plot(xs, ys, linestyle=styles.get(name, "-"), marker="o" if order == "le" else "x", markersize=3,
-                        label=f"{name} ({order})", alpha=1.0 if order == "le" else 0.6)
+                ax.plot(xs, ys, linestyle=styles.get(name, "-"), color=colors.get(name), markersize=3,
+                        marker="o" if order == "le" else "x", label=f"{name} ({order})",
+                        alpha=1.0 if order == "le" else 0.55)
         ax.plot(xs, [rec["bound_key_bits"] for rec in data["visited"]], color="black", lw=1, label="bound, key space")
         if data["visited"] and data["visited"][0]["bound_space_bits"] is not None:
             ax.plot(xs, [rec["bound_space_bits"] for rec in data["visited"]], color="grey", lw=1,
@@ -194,15 +197,18 @@ def budget_report(runs: list[str], csv: str, html: str, svg: str) -> None:
     fig, (ax1, ax2) = figure(9, 3.6, ncols=2)
     for (dom, depth), g in df.groupby(["domain", "max depth"]):
         label = f"{dom} to depth {depth}"
-        ax1.plot(g["budget (MiB)"], g["peak RSS (MiB)"], marker="o", label=label)
-        ax2.plot(g["budget (MiB)"], g["time (s)"], marker="o", label=label)
+        line = ax1.plot(g["budget (MiB)"], g["peak RSS (MiB)"], marker="o", label=label)[0]
+        ax2.plot(g["budget (MiB)"], g["cpu (s)"], marker="o", color=line.get_color(), label=f"{label}, CPU")
+        ax2.plot(g["budget (MiB)"], g["time (s)"], marker="x", ls="--", color=line.get_color(), alpha=0.6,
+                 label=f"{label}, wall")
     lim = [df["budget (MiB)"].min(), df["budget (MiB)"].max()]
     ax1.plot(lim, lim, color="grey", ls="--", lw=1, label="budget")
     for ax in (ax1, ax2):
         ax.set_xscale("log", base=2)
         ax.set_xlabel("memory budget (MiB)")
     ax1.set_ylabel("peak RSS (MiB)")
-    ax2.set_ylabel("wall time (s)")
+    ax2.set_ylabel("time (s): CPU (solid), wall (dashed)")
+    ax2.set_yscale("log")
     ax1.legend(fontsize=7)
     fig.tight_layout()
     save(fig, svg)
