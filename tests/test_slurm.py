@@ -283,12 +283,18 @@ def nonlocal_jobs(output: str) -> list[str]:
     return re.findall(r"^rule (\w+):$", output, re.M)
 
 
-JOB_BLOCK = re.compile(r"^(?:local)?rule (\w+):\n(?:    (?!output:).*\n)*?    output: (.*)$", re.M)
+JOB_BLOCK = re.compile(r"^(local)?rule (\w+):\n(?:    (?!output:).*\n)*?    output: (.*)$", re.M)
 
 
 def producers(output: str) -> dict[str, str]:
     """output path -> the rule whose job wrote it, from the job blocks a run printed."""
-    return {path: rule for rule, paths in JOB_BLOCK.findall(output) for path in paths.split(", ")}
+    return {path: rule for _, rule, paths in JOB_BLOCK.findall(output) for path in paths.split(", ")}
+
+
+def cluster_outputs(output: str) -> dict[str, str]:
+    """Like `producers`, for the jobs that went to the cluster (`rule x:`, not `localrule x:`)."""
+    return {path: rule for local, rule, paths in JOB_BLOCK.findall(output) if not local
+            for path in paths.split(", ")}
 
 
 def effective_config(workdir: Path) -> dict:
@@ -397,14 +403,20 @@ def test_determinism_check_ran_as_a_slurm_job(slurm_run):
 
 
 def test_artifacts_equal_a_local_run(slurm_run, local_run):
-    """Everything the SLURM run produced, except timings and logs, is byte-for-byte what a local run produced."""
+    """What the cluster jobs wrote is byte-for-byte what the same jobs wrote in a local run.
 
-    def hashed(workdir: Path) -> dict[str, bytes]:
-        return {path: data for path, (_, data) in snapshot(workdir / "results").items()
-                if not path.endswith(".timing.json")}
-
-    on_slurm, local = hashed(slurm_run.workdir), hashed(local_run)
-    assert sorted(on_slurm) == sorted(local)
-    different = [p for p in local if on_slurm[p] != local[p]]
+    Compared: every output of every job that went through SLURM (solve steps, determinism
+    records), except timing files (`*.timing.*`) and logs. Tables and plots come from local rules,
+    which run the same way in both runs; benchmark tables hold measured times, so they are only
+    required to exist in both.
+    """
+    output = slurm_run.first.stdout + slurm_run.second.stdout
+    artifacts = sorted({path for path, rule in cluster_outputs(output).items()
+                        if ".timing." not in Path(path).name and not path.startswith("results/logs/")})
+    assert {f"results/slurm_probe/{n}.out" for n in PROBE_N} | {"results/determinism/slurm_probe.json"} <= set(artifacts)
+    missing = [p for p in artifacts if not (local_run / p).is_file() or not (slurm_run.workdir / p).is_file()]
+    assert not missing, f"missing from one of the runs: {missing}"
+    different = [p for p in artifacts if (slurm_run.workdir / p).read_bytes() != (local_run / p).read_bytes()]
     assert not different, f"differ between the SLURM and the local run: {different}"
-    assert len(local) > len(PROBE_N)
+    on_slurm, local = snapshot(slurm_run.workdir / "results"), snapshot(local_run / "results")
+    assert sorted(on_slurm) == sorted(local), "the two runs wrote different sets of files"
