@@ -20,6 +20,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -177,26 +178,44 @@ class SlurmRun:
         self.finished_before: dict[str, tuple[int, bytes]] = {}  # results after the first run
 
 
+def stop_tree(proc: subprocess.Popen) -> None:
+    """End a run we started (own session) and every process of it, if it is still going."""
+    if proc.poll() is not None:
+        return
+    for sig, wait in ((signal.SIGTERM, 20), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(proc.pid, sig)
+            proc.wait(timeout=wait)
+            return
+        except ProcessLookupError:
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
 def run_with_one_job_cancelled(cmd, workdir: Path, cluster: LocalSlurm, log: Path):
     """Start the run, scancel the first probe solve job once it runs, let the run end; return (rc, victim)."""
     with open(log, "w") as out:
-        proc = subprocess.Popen(cmd, cwd=workdir, env=cluster.env(run_env()), stdout=out, stderr=subprocess.STDOUT)
-        victim = None
-        try:
-            deadline = time.monotonic() + RUN_TIMEOUT
-            while proc.poll() is None and time.monotonic() < deadline:
-                if victim is None:
-                    for job in cluster.queue():
-                        if job["state"] == "RUNNING" and job["comment"].startswith("rule_slurm_probe_solve"):
-                            cluster.run("scancel", job["id"])
-                            victim = job
-                            break
-                time.sleep(0.2)
-            proc.wait(timeout=max(1.0, deadline - time.monotonic()))
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        proc = subprocess.Popen(cmd, cwd=workdir, env=cluster.env(run_env()), stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    victim = None
+    try:
+        deadline = time.monotonic() + RUN_TIMEOUT
+        while proc.poll() is None and time.monotonic() < deadline:
+            if victim is None:
+                try:
+                    queue = cluster.queue()
+                except subprocess.SubprocessError:
+                    queue = []  # slurmctld busy: ask again
+                for job in queue:
+                    if job["state"] == "RUNNING" and job["comment"].startswith("rule_slurm_probe_solve"):
+                        cluster.run("scancel", job["id"])
+                        victim = job
+                        break
+            time.sleep(0.2)
+        proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+    finally:
+        stop_tree(proc)
     return proc.returncode, victim
 
 
@@ -226,13 +245,11 @@ def local_started(workflow, tmp_path_factory):
     shutil.copytree(workflow, workdir, symlinks=True)
     with open(workdir.parent / "local.log", "w") as log:
         proc = subprocess.Popen(snakemake_cmd("--cores", "2", *CONFIG), cwd=workdir, env=run_env(),
-                                stdout=log, stderr=subprocess.STDOUT)
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         yield proc, workdir
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        stop_tree(proc)
 
 
 @pytest.fixture(scope="module")
