@@ -136,7 +136,9 @@ class LocalSlurm:
         """
         wrapper = self.root / "bin" / "srun"
         wrapper.parent.mkdir(exist_ok=True)
-        wrapper.write_text(f'#!/bin/sh\nSLURM_CONF={self.conf} exec {shutil.which("srun") or "/usr/bin/srun"} "$@"\n')
+        path = [p for p in os.environ.get("PATH", "").split(os.pathsep) if p and Path(p) != wrapper.parent]
+        srun = shutil.which("srun", path=os.pathsep.join(path)) or "/usr/bin/srun"
+        wrapper.write_text(f'#!/bin/sh\nSLURM_CONF={self.conf} exec {srun} "$@"\n')
         os.chmod(wrapper, 0o755)
 
     def _start_munge(self) -> None:
