@@ -398,6 +398,16 @@ def test_slurm_requests_come_from_the_config(slurm_run):
     assert {"slurm_probe_generate", "slurm_probe_solve", "determinism"} <= checked
 
 
+def test_profile_is_valid_for_the_installed_plugin(workflow, tmp_path):
+    """`--profile profiles/slurm` parses and plans the test config (a dry run; needs no cluster, no root)."""
+    workdir = tmp_path / "wf"
+    shutil.copytree(workflow, workdir, symlinks=True)
+    done = subprocess.run(snakemake_cmd("--profile", "profiles/slurm", *CONFIG, "--dry-run"), cwd=workdir,
+                          env=run_env(), capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert "Using profiles profiles/slurm" in done.stderr
+
+
 def test_determinism_job_is_sized_for_what_it_reruns():
     """Threads: the most any re-run job asks; memory and time: their sum; at least resources.determinism."""
     from puzzlelab.lab.snakemake_support import determinism_resource
