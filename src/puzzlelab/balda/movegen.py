@@ -7,7 +7,8 @@ path (its letters are the trie children there). Three callers:
 
 - `generate_full`: every empty cell next to a letter, every letter — the whole move list.
 - `generate_new`: the words that pass through one newly filled cell (the incremental search).
-- `generate_forward`: the baseline — a plain forward trie searched from every cell.
+- `generate_forward`: the baseline — the same search over a plain forward trie (no separator, so
+  only the forward phase) from every filled cell and every empty cell next to one.
 """
 
 from __future__ import annotations
@@ -73,36 +74,15 @@ def _grow_letter(board, nbr, start, letter, ecell0, info, term, sep, played,
     fr_empty[0] = 1 if ecell0 >= 0 else 0
     while d >= 0:
         node = fr_node[d]
+        cn = -1
         if fr_it[d] == -1:  # forward frame: first try to cross the separator
             fr_it[d] = 0
-            sn = child(info, node, sep)
-            if sn >= 0:
-                d += 1
-                sep_at = d
-                fr_node[d] = sn
-                fr_cell[d] = -1
-                fr_ext[d] = start
-                fr_phase[d] = 1
-                fr_it[d] = 0
-                fr_bits[d] = 0
-                fr_empty[d] = 0
-                w = term[sn]
-                if w >= 0 and ecell >= 0 and played[w] == 0:
-                    if n >= cap:
-                        return -1
-                    f_cell[n] = ecell
-                    f_letter[n] = eletter
-                    f_word[n] = w
-                    if record_paths:
-                        k = 0
-                        for i in range(sep_at):
-                            f_path[n, k] = fr_cell[i]
-                            k += 1
-                        for i in range(k, PATH_WIDTH):
-                            f_path[n, i] = -1
-                    n += 1
-                continue
-        if fr_bits[d] != 0:  # the next letter for the empty neighbour being tried
+            cn = child(info, node, sep)
+            cell = -1  # the separator frame adds no cell; the word goes on backwards from `start`
+            is_empty = False
+        if cn >= 0:
+            pass
+        elif fr_bits[d] != 0:  # the next letter for the empty neighbour being tried
             b = fr_bits[d]
             s = np.int64(lowest_bit(b))
             fr_bits[d] = b & (b - np.uint64(1))
@@ -133,16 +113,21 @@ def _grow_letter(board, nbr, start, letter, ecell0, info, term, sep, played,
             if cn < 0:
                 continue
             is_empty = False
-        # push the frame of `cell`, reached at trie node cn
+        # push the frame reached at trie node cn: a cell, or the separator (cell -1)
         d += 1
         fr_node[d] = cn
         fr_cell[d] = cell
-        fr_ext[d] = cell
-        fr_phase[d] = fr_phase[d - 1]
-        fr_it[d] = -1 if fr_phase[d] == 0 else 0
         fr_bits[d] = 0
         fr_empty[d] = 1 if is_empty else 0
-        visited |= np.uint64(1) << np.uint64(cell)
+        if cell < 0:
+            sep_at = d
+            fr_ext[d] = start
+            fr_phase[d] = 1
+        else:
+            fr_ext[d] = cell
+            fr_phase[d] = fr_phase[d - 1]
+            visited |= np.uint64(1) << np.uint64(cell)
+        fr_it[d] = -1 if fr_phase[d] == 0 else 0
         w = term[cn]
         if w >= 0 and ecell >= 0 and played[w] == 0:
             if n >= cap:
@@ -150,12 +135,13 @@ def _grow_letter(board, nbr, start, letter, ecell0, info, term, sep, played,
             f_cell[n] = ecell
             f_letter[n] = eletter
             f_word[n] = w
-            if record_paths:
+            if record_paths:  # backward cells (newest first), then the forward ones from `start`
                 k = 0
-                for i in range(d, sep_at, -1):
-                    f_path[n, k] = fr_cell[i]
-                    k += 1
-                for i in range(sep_at):
+                if fr_phase[d] == 1:
+                    for i in range(d, sep_at, -1):
+                        f_path[n, k] = fr_cell[i]
+                        k += 1
+                for i in range(sep_at if fr_phase[d] == 1 else d + 1):
                     f_path[n, k] = fr_cell[i]
                     k += 1
                 for i in range(k, PATH_WIDTH):
@@ -231,92 +217,6 @@ def generate_new(board, nbr, cell, info, term, sep, played, f_cell, f_letter, f_
 
 
 @njit(cache=True)
-def _grow_forward(board, nbr, start, letters, start_empty, info, term, played,
-                  f_cell, f_letter, f_word, n, frames, fr_bits):
-    """`_grow_forward_letter` for every letter of the bit mask `letters` at `start`."""
-    fr_node = frames[0]
-    fr_cell = frames[1]
-    fr_it = frames[2]
-    fr_empty = frames[3]
-    m = letters
-    while m != 0:
-        letter = np.int64(lowest_bit(m))
-        m &= m - np.uint64(1)
-        n = _grow_forward_letter(board, nbr, start, letter, start if start_empty else -1, info, term,
-                                 played, f_cell, f_letter, f_word, n, fr_node, fr_cell, fr_it, fr_empty, fr_bits)
-        if n < 0:
-            return -1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _grow_forward_letter(board, nbr, start, letter, ecell0, info, term, played,
-                         f_cell, f_letter, f_word, n, fr_node, fr_cell, fr_it, fr_empty, fr_bits):
-    """Forward-trie search from `start` (holding `letter`), at most one empty cell on the path."""
-    cap = len(f_word)
-    node0 = child(info, 0, letter)
-    if node0 < 0:
-        return n
-    ecell = ecell0
-    eletter = letter if ecell0 >= 0 else -1
-    visited = np.uint64(1) << np.uint64(start)
-    d = 0
-    fr_node[0] = node0
-    fr_cell[0] = start
-    fr_it[0] = 0
-    fr_bits[0] = 0
-    fr_empty[0] = 1 if ecell0 >= 0 else 0
-    while d >= 0:
-        node = fr_node[d]
-        if fr_bits[d] != 0:
-            b = fr_bits[d]
-            s = np.int64(lowest_bit(b))
-            fr_bits[d] = b & (b - np.uint64(1))
-            cell = nbr[fr_cell[d], fr_it[d] - 1]
-            cn = child(info, node, s)
-            ecell = cell
-            eletter = s
-            is_empty = True
-        else:
-            if fr_it[d] >= 4:
-                if fr_empty[d]:
-                    ecell = -1
-                    eletter = -1
-                visited &= ~(np.uint64(1) << np.uint64(fr_cell[d]))
-                d -= 1
-                continue
-            cell = nbr[fr_cell[d], fr_it[d]]
-            fr_it[d] += 1
-            if cell < 0 or (visited >> np.uint64(cell)) & np.uint64(1):
-                continue
-            v = board[cell]
-            if v < 0:
-                if ecell < 0:
-                    fr_bits[d] = info[node, 0]
-                continue
-            cn = child(info, node, v)
-            if cn < 0:
-                continue
-            is_empty = False
-        d += 1
-        fr_node[d] = cn
-        fr_cell[d] = cell
-        fr_it[d] = 0
-        fr_bits[d] = 0
-        fr_empty[d] = 1 if is_empty else 0
-        visited |= np.uint64(1) << np.uint64(cell)
-        w = term[cn]
-        if w >= 0 and ecell >= 0 and played[w] == 0:
-            if n >= cap:
-                return -1
-            f_cell[n] = ecell
-            f_letter[n] = eletter
-            f_word[n] = w
-            n += 1
-    return n
-
-
-@njit(cache=True)
 def generate_forward(board, nbr, info, term, alphabet_size, played, f_cell, f_letter, f_word):
     """Baseline: forward-trie search from every filled cell and every empty cell next to one, then
     duplicates removed by sorting. Returns the number of distinct moves (sorted by cell, letter, word),
@@ -324,19 +224,21 @@ def generate_forward(board, nbr, info, term, alphabet_size, played, f_cell, f_le
     n = 0
     root = info[0, 0]
     cells = frontier(board, nbr)
-    frames = np.empty((4, MAX_FRAMES), dtype=np.int64)
+    no_path = np.empty((1, PATH_WIDTH), dtype=np.int8)
+    frames = np.empty((6, MAX_FRAMES), dtype=np.int64)
     fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
     is_front = np.zeros(len(board), dtype=np.bool_)
     for x in cells:
         is_front[x] = True
     letters = root & ((np.uint64(1) << np.uint64(alphabet_size)) - np.uint64(1))
     for s in range(len(board)):
+        # `grow` on a trie without separator: only the forward phase, words start at `s`
         if board[s] >= 0:
-            n = _grow_forward(board, nbr, s, np.uint64(1) << np.uint64(board[s]), False, info, term,
-                              played, f_cell, f_letter, f_word, n, frames, fr_bits)
+            n = grow(board, nbr, s, np.uint64(1) << np.uint64(board[s]), False, info, term, alphabet_size, played,
+                     f_cell, f_letter, f_word, no_path, False, n, frames, fr_bits)
         elif is_front[s]:
-            n = _grow_forward(board, nbr, s, letters, True, info, term, played,
-                              f_cell, f_letter, f_word, n, frames, fr_bits)
+            n = grow(board, nbr, s, letters, True, info, term, alphabet_size, played,
+                     f_cell, f_letter, f_word, no_path, False, n, frames, fr_bits)
         if n < 0:
             return -1
     keys = np.empty(n, dtype=np.int64)
