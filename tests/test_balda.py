@@ -216,8 +216,8 @@ def english_engine() -> Engine:
     return _corpus_engine("english_nouns_wordnet30_common.txt", "en")
 
 
-@pytest.mark.parametrize("lang, start", [("ru", "балда"), ("ru", "парус"), ("ru", "корова"), ("en", "table"),
-                                         ("en", "garden")])
+@pytest.mark.parametrize("lang, start", [("ru", "балда"), ("ru", "парус"), ("ru", "корова"), ("ru", "самолет"),
+                                         ("en", "table"), ("en", "garden")])
 def test_real_start_words_match_brute_force(lang, start):
     e = russian_engine() if lang == "ru" else english_engine()
     d = e.dictionary
