@@ -1,6 +1,5 @@
 """The engine: a dictionary with its tries and work buffers, and the operations the CLI and the
-experiments use — list moves (separator trie or forward-trie baseline), search a position, time
-the three word searches."""
+experiments use — list moves (separator trie or forward-trie baseline) and search a position."""
 
 from __future__ import annotations
 
@@ -9,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..lab.errors import InputError
 from .board import Board, neighbours
 from .dictionary import Dictionary
 from .movegen import PATH_WIDTH, generate_forward, generate_full
@@ -55,6 +55,8 @@ class SearchResult:
 
 
 class Engine:
+    """One dictionary's tries, Zobrist keys, transposition table and reusable buffers (not thread-safe)."""
+
     def __init__(self, dictionary: Dictionary):
         self.dictionary = dictionary
         self.sep = dictionary.alphabet.size
@@ -179,8 +181,8 @@ class Engine:
 
     def search(self, board: Board, depth: int, options: SearchOptions = SearchOptions(),
                seed: int | None = None) -> SearchResult:
-        if not 1 <= depth <= MAX_PLY:
-            raise ValueError(f"depth must be in 1..{MAX_PLY}")
+        if not 1 <= depth <= MAX_PLY - 2:
+            raise InputError(f"search depth {depth} is not supported: use 1..{MAX_PLY - 2}")
         t0 = time.perf_counter()
         c0 = time.thread_time()
         played = self.played_mask(board.played)
