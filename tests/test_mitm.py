@@ -203,18 +203,39 @@ def test_max_budget_gives_an_honest_not_proven():
 
 
 def test_memory_limit_gives_an_honest_not_proven():
+    from puzzlelab.edgematch.mitm import BASE_ALLOWANCE
+
+    # planted band: round 0 proves 0 and fits; the sweep then meets the wall
     puzzle, solution = generate(8, seed=5)
     band = Band(5, 8, 0, 8)
-    res = solve_band(puzzle, cleared(solution, band), band, sweep=3, memory_limit=(256 << 20) + 200_000)
-    # round 0 fits and proves 0; the sweep then hits the wall
+    free = solve_band(puzzle, cleared(solution, band), band, sweep=3)
+    sizes = [r["table_bytes"] for r in free["rounds"]]
+    assert sizes == sorted(sizes) and sizes[2] > sizes[1]
+    res = solve_band(puzzle, cleared(solution, band), band, sweep=3, memory_limit=BASE_ALLOWANCE + sizes[1])
     assert res["proven"] and res["mismatches"] == 0
-    assert res["rounds"][-1]["status"] == "memory"
-    puzzle, board = scrambled(7, 21)
-    band = Band(3, 7, 0, 7)
-    res = solve_band(puzzle, cleared(board, band), band, memory_limit=(256 << 20) + 50_000)
+    assert [r["status"] for r in res["rounds"]] == ["found", "sweep", "memory"]
+    # scrambled band: the wall comes before the proof
+    puzzle, board = scrambled(6, 12)
+    band = Band(3, 6, 0, 6)
+    free = solve_band(puzzle, cleared(board, band), band)
+    opt = free["mismatches"]
+    sizes = [r["table_bytes"] for r in free["rounds"]]
+    assert sizes[opt] > sizes[opt - 1]
+    res = solve_band(puzzle, cleared(board, band), band, memory_limit=BASE_ALLOWANCE + sizes[opt - 1])
     assert res["proven"] is False and res["stopped_by"] == "memory"
-    assert res["lower_bound"] <= res["mismatches"]
-    assert res["rounds"][-1]["status"] == "memory"
+    assert res["lower_bound"] == opt and res["mismatches"] >= opt
+    assert res["rounds"][-1]["status"] == "memory" and res["rounds"][-1]["budget"] == opt
+
+
+def test_node_limit_gives_an_honest_not_proven():
+    puzzle, board = scrambled(6, 12)
+    band = Band(3, 6, 0, 6)
+    free = solve_band(puzzle, cleared(board, band), band)
+    opt = free["mismatches"]
+    spent = sum(r["upper_nodes"] + r["lower_nodes"] for r in free["rounds"][:-1])
+    res = solve_band(puzzle, cleared(board, band), band, node_limit=spent + 1)
+    assert res["proven"] is False and res["stopped_by"] == "nodes"
+    assert res["lower_bound"] == opt and res["nodes"] == spent + 1
 
 
 def test_resolved_band_never_scores_below_the_input():

@@ -24,6 +24,7 @@ from ..lab.sizes import format_size, peak_rss_bytes
 from .board import Board, board_to_json
 from .mitm_band import Band, BandProblem, Half, build
 from .mitm_bounds import INF, start_bound, suffix_bounds, table_bytes
+from .mitm_cross import build_cross
 from .mitm_enum import DONE, FOUND, FULL, QUOTA, WalkState, advance, prepare
 from .mitm_join import index, join
 from .score import mismatch_edges, score_board
@@ -44,7 +45,8 @@ class HalfRun:
     records: int
     nodes: int
     pruned: int
-    entries: dict | None  # the index (None when the walk hit the memory wall)
+    entries: dict | None  # the index (None when the walk was stopped)
+    stop: str | None = None  # "memory" or "nodes" when the walk was stopped
 
 
 def band_mismatches(puzzle, board: Board, band: Band) -> int:
@@ -75,21 +77,28 @@ class _Budget:
         return max(0, self.free // self.record_bytes - other_records)
 
 
-def _run_half(half: Half, order: tuple, lb: np.ndarray, ncol: int, words: int, budget: int,
-              cap_limit: int | None, progress: Progress, label: str) -> HalfRun:
-    """Enumerate one half within `budget`; index its fillings. entries=None when memory runs out."""
+def _run_half(half: Half, order: tuple, lb: np.ndarray, cross, ncol: int, words: int, budget: int,
+              cap_limit: int | None, node_limit: int | None, progress: Progress, label: str) -> HalfRun:
+    """Enumerate one half within `budget` and index its fillings.
+
+    Stops (entries=None) when the records would pass `cap_limit` or the nodes `node_limit`; both
+    limits are counts, so where a walk stops does not depend on the machine.
+    """
     seam_w = half.width if half.seam else 0
     if half.n == 0 or budget < 0:
         return HalfRun(0, 0, 0, index(np.zeros((0, words), np.uint64), np.zeros((0, seam_w), np.uint8),
                                       np.zeros(0, np.uint8)))
-    state = WalkState(half.n, words)
+    state = WalkState(half.n, words, half.width, ncol)
     cap = FIRST_CAPACITY if cap_limit is None else min(FIRST_CAPACITY, cap_limit)
     bits = np.zeros((cap, words), np.uint64)
     seam = np.zeros((cap, seam_w), np.uint8)
     cost = np.zeros(cap, np.uint8)
     last_line = time.perf_counter()
     while True:
-        status = advance(half, order, lb, ncol, budget, state, bits, seam, cost, NODE_QUOTA)
+        quota = NODE_QUOTA if node_limit is None else min(NODE_QUOTA, node_limit - state.nodes)
+        if quota <= 0:
+            return HalfRun(state.recorded, state.nodes, state.pruned, None, "nodes")
+        status = advance(half, order, lb, cross, ncol, budget, state, bits, seam, cost, quota)
         if status == DONE:
             break
         if status == QUOTA:
@@ -100,7 +109,7 @@ def _run_half(half: Half, order: tuple, lb: np.ndarray, ncol: int, words: int, b
         assert status == FULL
         new_cap = 2 * cap if cap_limit is None else min(2 * cap, cap_limit)
         if new_cap <= cap:
-            return HalfRun(state.recorded, state.nodes, state.pruned, None)
+            return HalfRun(state.recorded, state.nodes, state.pruned, None, "memory")
         bits = np.concatenate([bits, np.zeros((new_cap - cap, words), np.uint64)])
         seam = np.concatenate([seam, np.zeros((new_cap - cap, seam_w), np.uint8)])
         cost = np.concatenate([cost, np.zeros(new_cap - cap, np.uint8)])
@@ -112,14 +121,15 @@ def _run_half(half: Half, order: tuple, lb: np.ndarray, ncol: int, words: int, b
     return HalfRun(n, state.nodes, state.pruned, index(bits, seam, cost))
 
 
-def _replay(half: Half, order: tuple, lb: np.ndarray, ncol: int, words: int, budget: int, leaf: int) -> list:
+def _replay(half: Half, order: tuple, lb: np.ndarray, cross, ncol: int, words: int, budget: int,
+            leaf: int) -> list:
     """The filling reached at leaf number `leaf` of the walk with this budget: [(r, c, piece, rot)]."""
     if half.n == 0:
         return []
-    state = WalkState(half.n, words)
+    state = WalkState(half.n, words, half.width, ncol)
     empty = (np.zeros((0, words), np.uint64), np.zeros((0, half.width), np.uint8), np.zeros(0, np.uint8))
     while True:
-        status = advance(half, order, lb, ncol, budget, state, *empty, NODE_QUOTA, leaf)
+        status = advance(half, order, lb, cross, ncol, budget, state, *empty, NODE_QUOTA, leaf)
         if status == FOUND:
             break
         if status == DONE:  # pragma: no cover - the walk is deterministic
@@ -172,23 +182,48 @@ def _respects_hints(problem: BandProblem, board: Board) -> bool:
                for h in problem.hints)
 
 
+def _bound_tables(problem: BandProblem):
+    """Per half: its suffix bound table, candidate orderings, start bound and cross bound."""
+    halves = [problem.upper] + ([problem.lower] if problem.lower is not None else [])
+    tables = [suffix_bounds(h.rows, h.width, problem.ncol, h.cand_ptr, h.cand_u, h.cand_r, h.cand_d, h.cand_l,
+                            h.static) for h in halves]
+    orders = [prepare(h, problem.ncol) for h in halves]
+    bounds = [start_bound(t) for t in tables]
+    crosses = [build_cross(h, halves[1 - k] if len(halves) == 2 else None,
+                           bounds[1 - k] if len(halves) == 2 else 0, problem.ncol)
+               for k, h in enumerate(halves)]
+    relaxed = sum(bounds)
+    for c in crosses:
+        if c.joint_on:
+            relaxed = max(relaxed, int(c.joint[0, 0]))
+    return halves, tables, orders, crosses, min(INF, relaxed)
+
+
+def _join_round(runs: list, budget: int) -> dict:
+    if len(runs) == 2:
+        return join(runs[0].entries, runs[1].entries, budget)
+    ent = runs[0].entries  # a one-row band: no seam, every filling is a completion
+    ok = np.flatnonzero(ent["cost"].astype(np.int64) <= budget)
+    out = {"candidates": len(ok), "joins": len(ok), "best": None}
+    if len(ok):
+        k0 = ok[np.lexsort((ent["leaf"][ok], ent["cost"][ok]))[0]]
+        out["best"] = (int(ent["cost"][k0]), int(ent["leaf"][k0]), -1)
+    return out
+
+
 def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int | None = None,
-          sweep: int | None = None, progress: Progress | None = None) -> dict:
+          node_limit: int | None = None, sweep: int | None = None, progress: Progress | None = None) -> dict:
     """Run the budget ratchet on a band; the result dict of `puzzlelab edgematch mitm`.
 
+    node_limit: stop when the walks of all rounds together have visited this many nodes.
     sweep: keep enumerating the halves (without joining) up to this budget after the optimum is
     proven, to measure how the tables grow per extra mismatch.
     """
     start = time.perf_counter()
     progress = progress or Progress(None, "mitm", enabled=False)
     puzzle, band = problem.puzzle, problem.band
-    halves = [problem.upper] + ([problem.lower] if problem.lower is not None else [])
-    tables = [suffix_bounds(h.rows, h.width, problem.ncol, h.cand_ptr, h.cand_u, h.cand_r, h.cand_d, h.cand_l,
-                            h.static) for h in halves]
-    orders = [prepare(h, problem.ncol) for h in halves]
-    bounds = [start_bound(t) for t in tables]
-    relaxed = min(INF, sum(bounds))
-    fixed_bytes = sum(table_bytes(h.rows, h.width, problem.ncol) for h in halves)
+    halves, tables, orders, crosses, relaxed = _bound_tables(problem)
+    fixed_bytes = sum(table_bytes(h.rows, h.width, problem.ncol) for h in halves) + sum(c.nbytes for c in crosses)
     budget_mem = _Budget(memory_limit, fixed_bytes, _record_bytes(problem))
 
     # the completion in hand: the band as given (when complete and true to the hints), else a greedy fill
@@ -202,53 +237,44 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
                   f"halves {problem.upper.rows}+{problem.lower.rows if problem.lower else 0} rows; "
                   f"relaxed bound {relaxed}, {source} completion {best}")
 
-    rounds = []
+    rounds: list[dict] = []
     proven = False
-    lower_bound = relaxed
+    lower_bound = relaxed  # every completion costs at least this much
     stop = None
+    nodes_left = node_limit
     b = 0
     last = best - 1 if max_budget is None else min(best - 1, max_budget)
-    sweep_to = -1 if sweep is None else sweep
-    while b <= (sweep_to if proven else last):
-        sweeping = proven
+    while b <= (sweep if proven and sweep is not None else (-1 if proven else last)):
         t0 = time.perf_counter()
-        rec = {"budget": b, "phase": "sweep" if sweeping else "ratchet"}
-        runs = []
-        other_records = 0
+        rec = {"budget": b, "phase": "sweep" if proven else "ratchet"}
+        runs: list[HalfRun] = []
+        records = 0
         for k, half in enumerate(halves):
-            other_min = bounds[1 - k] if len(halves) == 2 else 0
-            run = _run_half(half, orders[k], tables[k], problem.ncol, problem.words, b - other_min,
-                            budget_mem.capacity(other_records), progress, f"b={b} {'upper' if k == 0 else 'lower'}")
+            run = _run_half(half, orders[k], tables[k], crosses[k], problem.ncol, problem.words, b,
+                            budget_mem.capacity(records), nodes_left, progress,
+                            f"b={b} {'upper' if k == 0 else 'lower'}")
             runs.append(run)
-            other_records += run.records
-            if run.entries is None:
+            records += run.records
+            if nodes_left is not None:
+                nodes_left -= run.nodes
+            if run.stop:
                 break
-        names = ("upper", "lower")
-        for k in range(2):
+        for k, name in enumerate(("upper", "lower")):
             run = runs[k] if k < len(runs) else None
-            rec[f"{names[k]}_partials"] = None if run is None else run.records
-            rec[f"{names[k]}_entries"] = None if run is None or run.entries is None else len(run.entries["cost"])
-            rec[f"{names[k]}_nodes"] = None if run is None else run.nodes
-            rec[f"{names[k]}_pruned"] = None if run is None else run.pruned
+            rec[f"{name}_partials"] = None if run is None else run.records
+            rec[f"{name}_entries"] = None if run is None or run.entries is None else len(run.entries["cost"])
+            rec[f"{name}_nodes"] = None if run is None else run.nodes
+            rec[f"{name}_pruned"] = None if run is None else run.pruned
         rec["pruned"] = sum(r.pruned for r in runs)
-        rec["table_bytes"] = budget_mem.record_bytes * other_records + fixed_bytes
-        wall = any(r.entries is None for r in runs)
+        rec["table_bytes"] = budget_mem.record_bytes * records + fixed_bytes
+        halted = next((r.stop for r in runs if r.stop), None)
         found = None
-        if wall:
-            rec.update(join_candidates=None, joins=None, found=False, status="memory")
-        elif sweeping:
+        if halted:
+            rec.update(join_candidates=None, joins=None, found=False, status=halted)
+        elif proven:
             rec.update(join_candidates=None, joins=None, found=None, status="sweep")
         else:
-            if len(halves) == 2:
-                j = join(runs[0].entries, runs[1].entries, b)
-            else:
-                ent = runs[0].entries
-                ok = np.flatnonzero(ent["cost"].astype(np.int64) <= b)
-                j = {"candidates": len(ok), "joins": len(ok), "best": None}
-                if len(ok):
-                    order = np.lexsort((ent["leaf"][ok], ent["cost"][ok]))
-                    k0 = ok[order[0]]
-                    j["best"] = (int(ent["cost"][k0]), int(ent["leaf"][k0]), -1)
+            j = _join_round(runs, b)
             found = j["best"]
             rec.update(join_candidates=j["candidates"], joins=j["joins"], found=found is not None,
                        status="found" if found is not None else "none")
@@ -258,17 +284,18 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
         progress.line(f"b={b}: upper {rec['upper_partials']} lower {rec['lower_partials']} "
                       f"joins {rec['joins']} ({rec['status']}, {rec['time_s']:.2f} s, "
                       f"peak {format_size(rec['peak_rss_bytes'])})")
-        if wall:
-            stop = "memory"
-            lower_bound = max(lower_bound, b) if not proven else lower_bound
+        if halted:
+            if not proven:
+                stop = halted
+                lower_bound = max(lower_bound, b)
             break
         if found is not None:
             total, leaf_u, leaf_l = found
             board = problem.board.copy()
             for k, half in enumerate(halves):
-                other_min = bounds[1 - k] if len(halves) == 2 else 0
                 leaf = leaf_u if k == 0 else leaf_l
-                for r, c, p, rho in _replay(half, orders[k], tables[k], problem.ncol, problem.words, b - other_min, leaf):
+                for r, c, p, rho in _replay(half, orders[k], tables[k], crosses[k], problem.ncol, problem.words, b,
+                                            leaf):
                     board.piece[r, c], board.rot[r, c] = p, rho
             got = band_mismatches(puzzle, board, band)
             if got != total:  # pragma: no cover - the kernels and the scorer must agree
@@ -276,7 +303,7 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
             best_board, best, source = board, total, "mitm"
             proven = True
             lower_bound = total
-        elif not sweeping:
+        elif not proven:
             lower_bound = max(lower_bound, b + 1)
         b += 1
     if not proven:
@@ -284,7 +311,6 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
             proven, lower_bound = True, best  # every cheaper budget came back empty
         elif stop is None:
             stop = "max-budget"
-    elapsed = time.perf_counter() - start
     return {
         "proven": proven,
         "mismatches": best,
@@ -299,8 +325,10 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
         "score": score_board(puzzle, best_board),
         "rounds": rounds,
         "memory_limit": memory_limit,
+        "node_limit": node_limit,
+        "nodes": sum((r["upper_nodes"] or 0) + (r["lower_nodes"] or 0) for r in rounds),
         "board": board_to_json(best_board),
-        "time_s": elapsed,
+        "time_s": time.perf_counter() - start,
     }
 
 

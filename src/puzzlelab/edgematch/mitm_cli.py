@@ -32,8 +32,8 @@ def register(sub) -> None:
                    help="the board: every cell outside the band filled (JSON, a search result, or the text layout)")
     p.add_argument("--board-name", default=None, help="the board to use in a multi-board text file")
     p.add_argument("--band", required=True, metavar="R0:R1",
-                   help="rows of the band, 0-based, R1 excluded (Python slice: 8:10 = rows 8 and 9; -2: = the "
-                        "last two rows)")
+                   help="rows of the band, 0-based, R1 excluded (Python slice: 8:10 = rows 8 and 9; "
+                        "--band=-2: = the last two rows)")
     p.add_argument("--cols", default=None, metavar="C0:C1",
                    help="columns of the band, same syntax (default: the full width)")
     p.add_argument("--split", type=int, default=None, metavar="K",
@@ -45,6 +45,8 @@ def register(sub) -> None:
     p.add_argument("--memory-limit", default="4G", metavar="SIZE",
                    help="stop when the half tables would exceed this (e.g. 512M, 8G; default 4G); counted "
                         "deterministically from table sizes plus a fixed 256 MiB allowance")
+    p.add_argument("--node-limit", type=int, default=None, metavar="N",
+                   help="stop when the walks have visited N nodes in all (a machine-independent time limit)")
     p.add_argument("--sweep", type=int, default=None, metavar="B",
                    help="after the proof, keep enumerating both halves (no join) up to budget B, to measure growth")
     p.add_argument("--board-out", metavar="FILE", help="also write the re-solved board alone (JSON, or .txt layout)")
@@ -82,6 +84,8 @@ def _mitm(args) -> int:
     band = parse_band(args.band, args.cols, puzzle)
     if args.max_budget is not None and args.max_budget < 0:
         raise InputError(f"--max-budget must be 0 or more, not {args.max_budget}")
+    if args.node_limit is not None and args.node_limit < 1:
+        raise InputError(f"--node-limit must be 1 or more, not {args.node_limit}")
     if args.sweep is not None and args.sweep < 0:
         raise InputError(f"--sweep must be 0 or more, not {args.sweep}")
     limit = parse_size(args.memory_limit)
@@ -90,8 +94,8 @@ def _mitm(args) -> int:
         board.piece[band.r0:band.r1, band.c0:band.c1] = -1
     problem = build(puzzle, board, band, hints, args.split, args.board)
     with Progress(None, "mitm", unit="round") as progress:
-        result = solve(problem, max_budget=args.max_budget, memory_limit=limit, sweep=args.sweep,
-                       progress=progress)
+        result = solve(problem, max_budget=args.max_budget, memory_limit=limit, node_limit=args.node_limit,
+                       sweep=args.sweep, progress=progress)
     result = {"puzzle": puzzle.name, **result}
     if args.board_out:
         out = board_from_json(result["board"])

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from .mitm_bounds import mis
+from .mitm_bounds import INF, mis
+from .mitm_cross import advance_g, column_value, seam_values
 
 DONE, FULL, QUOTA, FOUND = 0, 1, 2, 3
 # candidate groups, tried in this order
@@ -136,10 +137,73 @@ def _setup(t, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, 
 
 
 @njit(cache=True)
-def _enter(t, rows, pw, chosen, cand_r, cand_d, rest, la, ua):
-    """Profile part that placing cell t does not change, and the colours of its placed neighbours."""
+def _place_counts(bit, seam_colour, x_shows, avail, cnt, xs):
+    """Piece `bit` leaves the other half's pool; a seam colour (>= 0) is laid. xs[0] = the excess."""
+    for k in range(4):
+        c = x_shows[bit, k]
+        if c < 0:
+            break
+        if cnt[c] >= avail[c]:
+            xs[0] += 1
+        avail[c] -= 1
+    if seam_colour >= 0:
+        if cnt[seam_colour] >= avail[seam_colour]:
+            xs[0] += 1
+        cnt[seam_colour] += 1
+
+
+@njit(cache=True)
+def _unplace_counts(bit, seam_colour, x_shows, avail, cnt, xs):
+    """Undo `_place_counts`."""
+    if seam_colour >= 0:
+        cnt[seam_colour] -= 1
+        if cnt[seam_colour] >= avail[seam_colour]:
+            xs[0] -= 1
+    for k in range(4):
+        c = x_shows[bit, k]
+        if c < 0:
+            break
+        avail[c] += 1
+        if cnt[c] >= avail[c]:
+            xs[0] -= 1
+
+
+@njit(cache=True)
+def _excess_if(bit, seam_colour, x_shows, avail, cnt, xs):
+    """The excess `_place_counts` would leave, without changing anything."""
+    e = xs[0]
+    hit = False
+    for k in range(4):
+        c = x_shows[bit, k]
+        if c < 0:
+            break
+        if cnt[c] >= avail[c]:
+            e += 1
+        if c == seam_colour:
+            hit = True
+    if seam_colour >= 0:
+        if cnt[seam_colour] >= avail[seam_colour] - (1 if hit else 0):
+            e += 1
+    return e
+
+
+@njit(cache=True)
+def _enter(t, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
+           x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs):
+    """Set up depth t: the profile part placing cell t does not change, the colours of its placed
+    neighbours, and the cross bound (`floor[t]`: the least the other half can still cost)."""
     i = t % rows
     j = t // rows
+    if x_on:
+        if i == 0:
+            Xst[j] = column_value(j, ncol, Gst[j], x_F)
+        if i == rows - 1:
+            seam_values(j, width, ncol, Gst[j], x_F, x_ptr, x_left, x_right, x_up, x_static, Vst[j])
+        gf[t] = Xst[j]
+        floor[t] = max(Xst[j], xs[0] + x_min)
+    else:
+        gf[t] = 0
+        floor[t] = x_min
     base = 0
     for k in range(rows):
         if k < i:
@@ -154,18 +218,21 @@ def _enter(t, rows, pw, chosen, cand_r, cand_d, rest, la, ua):
 @njit(cache=True)
 def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, cand_l, static, lb, budget,
          ord_lu, ord_ul, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi,
-         st_t, phase, pos, end, src, la, ua, chosen, g, used, rest, counters,
-         rec_bits, rec_seam, rec_cost, node_quota, target):
+         x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, x_shows, x_avail, j_on, jt,
+         st_t, phase, pos, end, src, la, ua, chosen, g, used, rest, counters, Gst, Vst, Xst, floor, gf,
+         avail, cnt, xs, rec_bits, rec_seam, rec_cost, node_quota, target):
     """Advance the DFS. Returns DONE, FULL (record buffer full), QUOTA (node quota used) or FOUND.
 
+    `budget` is the band's: a partial is pruned when its cost, its own suffix bound and the least
+    the other half must still pay (the cross bound, `mitm_cross`) exceed it.
     counters: [leaves, nodes, pruned, recorded]. With target >= 0 nothing is recorded and the walk
     stops with FOUND when leaf number `target` is reached (`chosen` then holds that filling).
     A fresh state has st_t[0] == -2 (the walk has not started).
     """
     n = rows * width
-    pw = np.empty(rows + 2, np.int64)
+    pw = np.empty(rows + 3, np.int64)
     pw[0] = 1
-    for k in range(1, rows + 2):
+    for k in range(1, rows + 3):
         pw[k] = pw[k - 1] * ncol
     cap = rec_cost.shape[0]
     nodes_here = 0
@@ -173,9 +240,15 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
     if t == -2:
         t = 0
         g[0] = 0
-        _enter(0, rows, pw, chosen, cand_r, cand_d, rest, la, ua)
+        xs[0] = 0
+        for c in range(ncol):
+            avail[c] = x_avail[c]
+            cnt[c] = 0
+        _enter(0, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
+               x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs)
         phase[0] = BOTH
-        _setup(0, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua, budget)
+        _setup(0, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua,
+               budget - floor[0])
     while t >= 0:
         if t == n:
             leaf = counters[0]
@@ -199,6 +272,8 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
             t -= 1
             b = cand_bit[chosen[t]]
             used[b >> 6] &= ~(np.uint64(1) << np.uint64(b & 63))
+            if x_on:
+                _unplace_counts(b, cand_d[chosen[t]] if t % rows == rows - 1 else -1, x_shows, avail, cnt, xs)
             continue
         if phase[t] == EXHAUSTED:
             if t == 0:
@@ -207,12 +282,14 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
             t -= 1
             b = cand_bit[chosen[t]]
             used[b >> 6] &= ~(np.uint64(1) << np.uint64(b & 63))
+            if x_on:
+                _unplace_counts(b, cand_d[chosen[t]] if t % rows == rows - 1 else -1, x_shows, avail, cnt, xs)
             continue
         x = pos[t]
         if x >= end[t]:
             phase[t] += 1
             _setup(t, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua,
-                   budget - g[t])
+                   budget - g[t] - floor[t])
             continue
         if nodes_here >= node_quota:
             st_t[0] = t
@@ -247,18 +324,50 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
         idx = rest[t] + cand_r[q] * pw[i]
         if i < rows - 1:
             idx += cand_d[q] * pw[rows]
-        if c + np.int32(lb[t + 1, idx]) > budget:
+        other = x_min
+        if x_on:
+            sc = cand_d[q] if i == rows - 1 else -1
+            other = gf[t] if sc < 0 else Vst[t // rows, sc]
+            e = _excess_if(b, sc, x_shows, avail, cnt, xs) + x_min
+            if e > other:
+                other = e
+        if c + np.int32(lb[t + 1, idx]) + other > budget:
             counters[2] += 1
             continue
+        if j_on:
+            # the joint table: A's remaining cells, B's seam row and the seam still to come
+            j = t // rows
+            tv = j * (rows + 1) + i + 1
+            jbase = rest[t] + cand_r[q] * pw[i] + cand_d[q] * pw[rows + 1]
+            best = INF * 4
+            if j == 0:
+                best = np.int32(jt[tv, jbase])
+            else:
+                for xx in range(ncol):
+                    gx = Gst[j, xx]
+                    if gx >= best:
+                        continue
+                    v = gx + np.int32(jt[tv, jbase + xx * pw[rows]])
+                    if v < best:
+                        best = v
+            if c + best > budget:
+                counters[2] += 1
+                continue
         chosen[t] = q
         used[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
         g[t + 1] = c
+        if x_on:
+            _place_counts(b, cand_d[q] if i == rows - 1 else -1, x_shows, avail, cnt, xs)
+            if i == rows - 1:
+                j = t // rows
+                advance_g(j, ncol, Gst[j], cand_d[q], x_ptr, x_left, x_right, x_up, x_static, Gst[j + 1])
         t += 1
         if t < n:
-            _enter(t, rows, pw, chosen, cand_r, cand_d, rest, la, ua)
+            _enter(t, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
+                   x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs)
             phase[t] = BOTH
             _setup(t, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua,
-                   budget - c)
+                   budget - c - floor[t])
     st_t[0] = -1
     return DONE
 
@@ -269,6 +378,8 @@ class WalkState:
 
     n: int
     words: int
+    width: int = 1
+    ncol: int = 1
     t: np.ndarray = field(init=False)
     phase: np.ndarray = field(init=False)
     pos: np.ndarray = field(init=False)
@@ -281,6 +392,14 @@ class WalkState:
     used: np.ndarray = field(init=False)
     rest: np.ndarray = field(init=False)
     counters: np.ndarray = field(init=False)
+    Gst: np.ndarray = field(init=False)
+    Vst: np.ndarray = field(init=False)
+    Xst: np.ndarray = field(init=False)
+    floor: np.ndarray = field(init=False)
+    gf: np.ndarray = field(init=False)
+    avail: np.ndarray = field(init=False)
+    cnt: np.ndarray = field(init=False)
+    xs: np.ndarray = field(init=False)
 
     def __post_init__(self):
         size = self.n + 1
@@ -296,10 +415,19 @@ class WalkState:
         self.used = np.zeros(self.words, np.uint64)
         self.rest = np.zeros(size, np.int64)
         self.counters = np.zeros(4, np.int64)
+        self.Gst = np.zeros((self.width + 1, self.ncol), np.int32)
+        self.Vst = np.zeros((self.width, self.ncol), np.int32)
+        self.Xst = np.zeros(self.width + 1, np.int32)
+        self.floor = np.zeros(size, np.int32)
+        self.gf = np.zeros(size, np.int32)
+        self.avail = np.zeros(self.ncol, np.int32)
+        self.cnt = np.zeros(self.ncol, np.int32)
+        self.xs = np.zeros(1, np.int64)
 
     def args(self) -> tuple:
         return (self.t, self.phase, self.pos, self.end, self.src, self.la, self.ua, self.chosen, self.g,
-                self.used, self.rest, self.counters)
+                self.used, self.rest, self.counters, self.Gst, self.Vst, self.Xst, self.floor, self.gf,
+                self.avail, self.cnt, self.xs)
 
     @property
     def nodes(self) -> int:
@@ -321,11 +449,11 @@ def prepare(half, ncol: int) -> tuple:
     return candidate_index(half.rows, half.cand_ptr, half.cand_l, half.cand_u, ncol)
 
 
-def advance(half, order: tuple, lb: np.ndarray, ncol: int, budget: int, state: WalkState, rec_bits, rec_seam,
-            rec_cost, node_quota: int, target: int = -1) -> int:
+def advance(half, order: tuple, lb: np.ndarray, cross, ncol: int, budget: int, state: WalkState, rec_bits,
+            rec_seam, rec_cost, node_quota: int, target: int = -1) -> int:
     """One call of the kernel on a half: resume `state` until DONE, FULL, QUOTA or FOUND."""
     return walk(half.rows, half.width, ncol, half.seam, half.cand_ptr, half.cand_bit, half.cand_u, half.cand_r,
-                half.cand_d, half.cand_l, half.static, lb, budget, *order, *state.args(),
+                half.cand_d, half.cand_l, half.static, lb, budget, *order, *cross.args(), *state.args(),
                 rec_bits, rec_seam, rec_cost, node_quota, target)
 
 

@@ -1,0 +1,250 @@
+"""Cross bound: what the other half must still pay, given the seam colours this half has laid down.
+
+While one half (A) is enumerated column by column, the seam colours of its finished columns are
+known. The other half's row next to the seam (B's seam row) has to face them; relaxing piece
+uniqueness, the least cost of that row is a dynamic programme along the columns:
+
+- ``F[j][x]`` (built backwards, column by column, once per band): least cost of B's seam-row cells
+  j..W-1 when the cell left of j shows colour x, with the seam still free;
+- ``G_j(x)`` (carried forward by the walk): least cost of B's cells 0..j-1 facing A's seam colours,
+  cell j-1 showing colour x on its right.
+
+``min_x G_j(x) + F_j(x)`` is then a lower bound on B's cost plus the seam mismatches, admissible
+because it counts only edges A's own tables do not (B's seam row, its fixed sides, the seam).
+When B has one row this is B's whole relaxed cost; with more rows it is kept only when it beats
+B's own relaxed minimum.
+
+Piece counts sharpen it: the seam colours A has laid must be met by distinct pieces that A did not
+use, so ``sum_c max(0, laid_c - available_c)`` seam edges mismatch whatever B does; that count plus
+B's own relaxed minimum is a second bound, and the walk uses the larger of the two.
+
+Both still leave the seam free in the columns A has not reached. The joint table closes that gap
+where it fits in memory: the suffix bounds of a virtual half made of A's rows plus B's seam row,
+read with G for B's cells under A's finished columns: ``min_x G_j(x) + joint[t, profile(x)]``.
+
+Everything is expressed in A's frame: B is seen turned 180 degrees, so B's colours
+(up, right, down, left) appear as (down, left, up, right) and B's column W-1-j is A's column j.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from .mitm_bounds import INF, mis, suffix_bounds, table_bytes
+
+
+@dataclass
+class Cross:
+    """B's seam row in A's frame: candidates per A-column and the suffix table F."""
+
+    on: bool
+    ptr: np.ndarray  # (W+1,) int64
+    left: np.ndarray  # colours in A's frame
+    right: np.ndarray
+    up: np.ndarray  # the side facing the seam
+    static: np.ndarray  # B's fixed-neighbour costs of the candidate
+    F: np.ndarray  # (W+1, C) int32
+    other_min: int  # B's own relaxed minimum (seam free)
+    shows: np.ndarray  # (bits, 4) colours each piece can turn towards the seam from B's seam row (-1 pad)
+    avail: np.ndarray  # (C,) int32: how many pieces can show each colour there (grey: 0, never matches)
+    joint_on: bool = False
+    joint: np.ndarray | None = None  # suffix table of A's rows plus B's seam row (see `joint_table`)
+
+    def args(self) -> tuple:
+        joint = self.joint if self.joint is not None else np.zeros((1, 1), np.uint8)
+        return (self.on, self.ptr, self.left, self.right, self.up, self.static, self.F, self.other_min,
+                self.shows, self.avail, self.joint_on, joint)
+
+    @property
+    def nbytes(self) -> int:
+        return 0 if self.joint is None else int(self.joint.nbytes)
+
+
+@njit(cache=True)
+def suffix_table(width, ncol, ptr, left, right, static):
+    """F[j][x]: least cost of B's seam-row cells j..W-1 (seam free) when the cell left of j shows x."""
+    F = np.zeros((width + 1, ncol), np.int32)
+    best_l = np.empty(ncol, np.int32)
+    for j in range(width - 1, -1, -1):
+        m_all = INF
+        for x in range(ncol):
+            best_l[x] = INF
+        for q in range(ptr[j], ptr[j + 1]):
+            v = np.int32(static[q]) + F[j + 1, right[q]]
+            if v > INF:
+                v = INF
+            if v < m_all:
+                m_all = v
+            if v < best_l[left[q]]:
+                best_l[left[q]] = v
+        for x in range(ncol):
+            if j == 0:
+                F[j, x] = m_all  # the left side is fixed: counted in `static`
+            else:
+                v = m_all + 1
+                if x != 0 and best_l[x] < v:
+                    v = best_l[x]
+                F[j, x] = v if v < INF else INF
+    return F
+
+
+def joint_table(a, ptr, left, right, up, static, ncol: int) -> np.ndarray:
+    """Suffix bounds of a virtual half: A's rows plus B's seam row below them (A's frame).
+
+    Its seam is an inner edge, so the table sees the seam mismatches of the columns still to come,
+    which the two halves' own tables (seam free) cannot.
+    """
+    rows = a.rows + 1
+    vptr = [0]
+    vu, vr, vd, vl, vs = [], [], [], [], []
+    for j in range(a.width):
+        for i in range(a.rows):
+            t = j * a.rows + i
+            lo, hi = int(a.cand_ptr[t]), int(a.cand_ptr[t + 1])
+            vu += a.cand_u[lo:hi].tolist()
+            vr += a.cand_r[lo:hi].tolist()
+            vd += a.cand_d[lo:hi].tolist()
+            vl += a.cand_l[lo:hi].tolist()
+            vs += a.static[lo:hi].tolist()
+            vptr.append(len(vu))
+        lo, hi = int(ptr[j]), int(ptr[j + 1])
+        vu += up[lo:hi].tolist()
+        vr += right[lo:hi].tolist()
+        vd += [0] * (hi - lo)
+        vl += left[lo:hi].tolist()
+        vs += static[lo:hi].tolist()
+        vptr.append(len(vu))
+    return suffix_bounds(rows, a.width, ncol, np.array(vptr, np.int64), np.array(vu, np.int64),
+                         np.array(vr, np.int64), np.array(vd, np.int64), np.array(vl, np.int64),
+                         np.array(vs, np.uint8))
+
+
+def build_cross(a, b, b_min: int, ncol: int, joint_limit: int = 64 << 20) -> Cross:
+    """The cross bound of half `a` against the other half `b` (None-safe: off when b is absent).
+
+    The joint table is built when it takes at most `joint_limit` bytes.
+    """
+    width = a.width
+    if b is None or b.n == 0:
+        z = np.zeros(1, np.int64)
+        return Cross(False, np.zeros(width + 1, np.int64), z, z, z, np.zeros(1, np.uint8),
+                     np.zeros((width + 1, max(ncol, 1)), np.int32), 0, np.full((1, 4), -1, np.int64),
+                     np.zeros(max(ncol, 1), np.int32))
+    ptr = [0]
+    left, right, up, static = [], [], [], []
+    for j in range(width):
+        tb = (width - 1 - j) * b.rows + b.rows - 1  # B's seam-row cell under A's column j
+        lo, hi = int(b.cand_ptr[tb]), int(b.cand_ptr[tb + 1])
+        left += b.cand_r[lo:hi].tolist()
+        right += b.cand_l[lo:hi].tolist()
+        up += b.cand_d[lo:hi].tolist()
+        static += b.static[lo:hi].tolist()
+        ptr.append(len(left))
+    ptr = np.array(ptr, np.int64)
+    left = np.array(left, np.int64)
+    right = np.array(right, np.int64)
+    up = np.array(up, np.int64)
+    static = np.array(static, np.uint8)
+    F = suffix_table(width, ncol, ptr, left, right, static)
+    # piece by piece, the colours it can turn towards the seam from any cell of B's seam row
+    nbits = int(max(a.cand_bit.max(initial=-1), b.cand_bit.max(initial=-1))) + 1
+    colours: list[set] = [set() for _ in range(nbits)]
+    for j in range(width):
+        tb = (width - 1 - j) * b.rows + b.rows - 1
+        for q in range(int(b.cand_ptr[tb]), int(b.cand_ptr[tb + 1])):
+            if b.cand_d[q] != 0:
+                colours[int(b.cand_bit[q])].add(int(b.cand_d[q]))
+    shows = np.full((max(nbits, 1), 4), -1, np.int64)
+    avail = np.zeros(ncol, np.int32)
+    for bit, cs in enumerate(colours):
+        for k, c in enumerate(sorted(cs)):
+            shows[bit, k] = c
+            avail[c] += 1
+    joint = None
+    if table_bytes(a.rows + 1, width, ncol) <= joint_limit:
+        joint = joint_table(a, ptr, left, right, up, static, ncol)
+    return Cross(True, ptr, left, right, up, static, F, int(b_min), shows, avail, joint is not None, joint)
+
+
+@njit(cache=True)
+def column_value(j, ncol, Gj, F):
+    """min_x G_j(x) + F_j(x): B's least cost before A's column j has a seam colour (j = 0: F_0)."""
+    if j == 0:
+        return F[0, 0]
+    best = INF * 4
+    for x in range(ncol):
+        v = Gj[x] + F[j, x]
+        if v < best:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def _h(ncol, Gj, y):
+    """min_z mis(y, z) + G_j(z)."""
+    m = INF * 4
+    for z in range(ncol):
+        if Gj[z] < m:
+            m = Gj[z]
+    m += 1
+    if y != 0 and Gj[y] < m:
+        m = Gj[y]
+    return m
+
+
+@njit(cache=True)
+def seam_values(j, width, ncol, Gj, F, ptr, left, right, up, static, out):
+    """out[s]: B's least cost once A's column j lays seam colour s (all s at once)."""
+    hmin = INF * 4
+    for z in range(ncol):
+        if Gj[z] < hmin:
+            hmin = Gj[z]
+    hmin += 1
+    m_all = INF * 4
+    for s in range(ncol):
+        out[s] = INF * 4
+    for q in range(ptr[j], ptr[j + 1]):
+        w = np.int32(static[q]) + F[j + 1, right[q]]
+        if j > 0:
+            y = left[q]
+            h = hmin
+            if y != 0 and Gj[y] < h:
+                h = Gj[y]
+            w += h
+        if w < m_all:
+            m_all = w
+        if up[q] != 0 and w < out[up[q]]:
+            out[up[q]] = w
+    for s in range(ncol):
+        v = m_all + 1
+        if s != 0 and out[s] < v:
+            v = out[s]
+        out[s] = v
+
+
+@njit(cache=True)
+def advance_g(j, ncol, Gj, s, ptr, left, right, up, static, Gnext):
+    """G_{j+1} from G_j once A's column j lays seam colour s."""
+    hmin = INF * 4
+    for z in range(ncol):
+        if Gj[z] < hmin:
+            hmin = Gj[z]
+    hmin += 1
+    for x in range(ncol):
+        Gnext[x] = INF * 4
+    for q in range(ptr[j], ptr[j + 1]):
+        w = np.int32(static[q]) + mis(up[q], s)
+        if j > 0:
+            y = left[q]
+            h = hmin
+            if y != 0 and Gj[y] < h:
+                h = Gj[y]
+            w += h
+        if w < Gnext[right[q]]:
+            Gnext[right[q]] = w
+
+
+__all__ = ["Cross", "build_cross", "suffix_table", "column_value", "seam_values", "advance_g"]
