@@ -24,7 +24,8 @@ from ..lab.sizes import format_size, peak_rss_bytes
 from .board import Board, board_to_json
 from .mitm_band import Band, BandProblem, Half, build
 from .mitm_bounds import INF, start_bound, suffix_bounds, table_bytes
-from .mitm_cross import build_cross
+from .mitm_cross import build_cross, joint_arrays, joint_fits
+from .mitm_lagrange import UNIT, optimise
 from .mitm_enum import DONE, FOUND, FULL, QUOTA, WalkState, advance, prepare
 from .mitm_join import index, join
 from .score import mismatch_edges, score_board
@@ -182,20 +183,37 @@ def _respects_hints(problem: BandProblem, board: Board) -> bool:
                for h in problem.hints)
 
 
-def _bound_tables(problem: BandProblem):
-    """Per half: its suffix bound table, candidate orderings, start bound and cross bound."""
+def _bound_tables(problem: BandProblem, upper_cost: int):
+    """Per half: its suffix bound table, candidate orderings and cross bound; and the band's bound.
+
+    Piece prices (`mitm_lagrange`) are fitted when a joint table covers the whole band (the other
+    half has one row) and the band has as many pieces as cells; `upper_cost` is the cost of the
+    completion in hand, the target of the fit.
+    """
     halves = [problem.upper] + ([problem.lower] if problem.lower is not None else [])
-    tables = [suffix_bounds(h.rows, h.width, problem.ncol, h.cand_ptr, h.cand_u, h.cand_r, h.cand_d, h.cand_l,
+    ncol = problem.ncol
+    tables = [suffix_bounds(h.rows, h.width, ncol, h.cand_ptr, h.cand_u, h.cand_r, h.cand_d, h.cand_l,
                             h.static) for h in halves]
-    orders = [prepare(h, problem.ncol) for h in halves]
+    orders = [prepare(h, ncol) for h in halves]
     bounds = [start_bound(t) for t in tables]
-    crosses = [build_cross(h, halves[1 - k] if len(halves) == 2 else None,
-                           bounds[1 - k] if len(halves) == 2 else 0, problem.ncol)
-               for k, h in enumerate(halves)]
     relaxed = sum(bounds)
-    for c in crosses:
-        if c.joint_on:
-            relaxed = max(relaxed, int(c.joint[0, 0]))
+    lam = None
+    if len(halves) == 2 and len(problem.pieces) == problem.band.rows * problem.band.width:
+        for k, h in enumerate(halves):
+            other = halves[1 - k]
+            if other.rows == 1 and joint_fits(h, other, ncol):
+                lam, bound = optimise(joint_arrays(h, other), ncol, len(problem.pieces), upper_cost)
+                relaxed = max(relaxed, bound)
+                break
+    crosses = []
+    for k, h in enumerate(halves):
+        other = halves[1 - k] if len(halves) == 2 else None
+        whole = other is not None and other.rows == 1 and lam is not None
+        crosses.append(build_cross(h, other, bounds[1 - k] if other is not None else 0, ncol,
+                                   lam if whole else None, UNIT if whole else 1))
+        if crosses[-1].joint_on:
+            relaxed = max(relaxed, -(-(int(crosses[-1].joint[0, 0]) - int(crosses[-1].lam.sum()))
+                                     // crosses[-1].unit))
     return halves, tables, orders, crosses, min(INF, relaxed)
 
 
@@ -222,10 +240,6 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
     start = time.perf_counter()
     progress = progress or Progress(None, "mitm", enabled=False)
     puzzle, band = problem.puzzle, problem.band
-    halves, tables, orders, crosses, relaxed = _bound_tables(problem)
-    fixed_bytes = sum(table_bytes(h.rows, h.width, problem.ncol) for h in halves) + sum(c.nbytes for c in crosses)
-    budget_mem = _Budget(memory_limit, fixed_bytes, _record_bytes(problem))
-
     # the completion in hand: the band as given (when complete and true to the hints), else a greedy fill
     if problem.incumbent is not None and _respects_hints(problem, problem.incumbent):
         best_board, source = problem.incumbent.copy(), "input"
@@ -233,6 +247,9 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
         best_board, source = greedy_fill(problem), "greedy"
     before = band_mismatches(puzzle, problem.incumbent, band) if problem.incumbent is not None else None
     best = band_mismatches(puzzle, best_board, band)
+    halves, tables, orders, crosses, relaxed = _bound_tables(problem, best)
+    fixed_bytes = sum(table_bytes(h.rows, h.width, problem.ncol) for h in halves) + sum(c.nbytes for c in crosses)
+    budget_mem = _Budget(memory_limit, fixed_bytes, _record_bytes(problem))
     progress.line(f"band rows {band.r0}:{band.r1} cols {band.c0}:{band.c1}, {len(problem.pieces)} pieces, "
                   f"halves {problem.upper.rows}+{problem.lower.rows if problem.lower else 0} rows; "
                   f"relaxed bound {relaxed}, {source} completion {best}")

@@ -25,19 +25,21 @@ def mis(a, b):
 
 
 @njit(cache=True)
-def suffix_bounds(rows, width, ncol, cand_ptr, cand_u, cand_r, cand_d, cand_l, static):
-    """The table ``lb`` of shape (n + 1, C**(rows + 1)), uint8, saturated at INF."""
+def fill_bounds(rows, width, ncol, cand_ptr, cand_u, cand_r, cand_d, cand_l, cost, unit, cap, lb):
+    """Fill ``lb`` (n + 1, C**(rows + 1)) backwards: a mismatch costs `unit`, candidate q costs
+    `cost[q]` on top (its fixed-neighbour mismatches times `unit`, plus any penalty), saturated at `cap`."""
     n = rows * width
     pw = np.empty(rows + 2, np.int64)
     pw[0] = 1
     for k in range(1, rows + 2):
         pw[k] = pw[k - 1] * ncol
-    nstates = pw[rows + 1]
-    lb = np.zeros((n + 1, nstates), np.uint8)
-    m_left = np.empty(ncol, np.int32)
-    m_up = np.empty(ncol, np.int32)
-    m_both = np.empty((ncol, ncol), np.int32)
+    big = np.int64(cap)
+    m_left = np.empty(ncol, np.int64)
+    m_up = np.empty(ncol, np.int64)
+    m_both = np.empty((ncol, ncol), np.int64)
     nrest = pw[rows - 1]  # assignments of the right colours of the other rows
+    for s in range(lb.shape[1]):
+        lb[n, s] = 0
     for t in range(n - 1, -1, -1):
         i = t % rows
         j = t // rows
@@ -54,19 +56,19 @@ def suffix_bounds(rows, width, ncol, cand_ptr, cand_u, cand_r, cand_d, cand_l, s
                     continue
                 base += (rr % ncol) * pw[k]
                 rr //= ncol
-            m_all = INF
+            m_all = big
             for a in range(ncol):
-                m_left[a] = INF
-                m_up[a] = INF
+                m_left[a] = big
+                m_up[a] = big
                 for b in range(ncol):
-                    m_both[a, b] = INF
+                    m_both[a, b] = big
             for q in range(cand_ptr[t], cand_ptr[t + 1]):
                 idx = base + cand_r[q] * pw[i]
                 if i < rows - 1:
                     idx += cand_d[q] * pw[rows]
-                v = np.int32(static[q]) + np.int32(nxt[idx])
-                if v > INF:
-                    v = INF
+                v = np.int64(cost[q]) + np.int64(nxt[idx])
+                if v > big:
+                    v = big
                 if v < m_all:
                     m_all = v
                 if left_free and v < m_left[cand_l[q]]:
@@ -75,25 +77,73 @@ def suffix_bounds(rows, width, ncol, cand_ptr, cand_u, cand_r, cand_d, cand_l, s
                     m_up[cand_u[q]] = v
                 if left_free and up_free and v < m_both[cand_l[q], cand_u[q]]:
                     m_both[cand_l[q], cand_u[q]] = v
-            extra = (1 if left_free else 0) + (1 if up_free else 0)
+            extra = ((1 if left_free else 0) + (1 if up_free else 0)) * unit
             for a in range(ncol if left_free else 1):
                 for b in range(ncol if up_free else 1):
                     val = m_all + extra
                     if left_free and a != 0:
-                        w = m_left[a] + (1 if up_free else 0)
+                        w = m_left[a] + (unit if up_free else 0)
                         if w < val:
                             val = w
                     if up_free and b != 0:
-                        w = m_up[b] + (1 if left_free else 0)
+                        w = m_up[b] + (unit if left_free else 0)
                         if w < val:
                             val = w
                     if left_free and up_free and a != 0 and b != 0:
                         if m_both[a, b] < val:
                             val = m_both[a, b]
-                    if val > INF:
-                        val = INF
+                    if val > big:
+                        val = big
                     cur[base + a * pw[i] + b * pw[rows]] = val
+
+
+def suffix_bounds(rows, width, ncol, cand_ptr, cand_u, cand_r, cand_d, cand_l, static) -> np.ndarray:
+    """The table ``lb`` of shape (n + 1, C**(rows + 1)), uint8 mismatches, saturated at INF."""
+    lb = np.zeros((rows * width + 1, ncol ** (rows + 1)), np.uint8)
+    fill_bounds(rows, width, ncol, cand_ptr, cand_u, cand_r, cand_d, cand_l, static.astype(np.int64), 1, INF, lb)
     return lb
+
+
+@njit(cache=True)
+def trace_counts(rows, width, ncol, cand_ptr, cand_u, cand_r, cand_d, cand_l, cost, unit, cand_bit, lb, counts):
+    """Follow one optimal relaxed filling from the empty profile; counts[bit] += uses of each piece."""
+    n = rows * width
+    pw = np.empty(rows + 2, np.int64)
+    pw[0] = 1
+    for k in range(1, rows + 2):
+        pw[k] = pw[k - 1] * ncol
+    right = np.zeros(rows, np.int64)
+    down = 0
+    for t in range(n):
+        i = t % rows
+        j = t // rows
+        if i == 0:
+            down = 0
+        base = 0
+        for k in range(rows):
+            if k != i:
+                base += right[k] * pw[k]
+        here = np.int64(lb[t, base + right[i] * pw[i] + down * pw[rows]])
+        pick = -1
+        for q in range(cand_ptr[t], cand_ptr[t + 1]):
+            v = np.int64(cost[q])
+            if j > 0:
+                v += 0 if (cand_l[q] == right[i] and right[i] != 0) else unit
+            if i > 0:
+                v += 0 if (cand_u[q] == down and down != 0) else unit
+            idx = base + cand_r[q] * pw[i]
+            if i < rows - 1:
+                idx += cand_d[q] * pw[rows]
+            v += np.int64(lb[t + 1, idx])
+            if v == here:
+                pick = q
+                break
+        if pick < 0:
+            return False
+        counts[cand_bit[pick]] += 1
+        right[i] = cand_r[pick]
+        down = cand_d[pick] if i < rows - 1 else 0
+    return True
 
 
 def table_bytes(rows: int, width: int, ncol: int) -> int:
@@ -106,4 +156,4 @@ def start_bound(lb: np.ndarray) -> int:
     return int(lb[0, 0])
 
 
-__all__ = ["INF", "mis", "suffix_bounds", "table_bytes", "start_bound"]
+__all__ = ["INF", "mis", "fill_bounds", "suffix_bounds", "trace_counts", "table_bytes", "start_bound"]

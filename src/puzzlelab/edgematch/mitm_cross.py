@@ -33,7 +33,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .mitm_bounds import INF, mis, suffix_bounds, table_bytes
+from .mitm_bounds import INF, mis, table_bytes
+
+JOINT_LIMIT = 256 << 20  # largest joint table built (bytes)
 
 
 @dataclass
@@ -51,12 +53,17 @@ class Cross:
     shows: np.ndarray  # (bits, 4) colours each piece can turn towards the seam from B's seam row (-1 pad)
     avail: np.ndarray  # (C,) int32: how many pieces can show each colour there (grey: 0, never matches)
     joint_on: bool = False
-    joint: np.ndarray | None = None  # suffix table of A's rows plus B's seam row (see `joint_table`)
+    joint: np.ndarray | None = None  # suffix table of A's rows plus B's seam row, in price units
+    unit: int = 1  # a mismatch in the joint table's units
+    lam: np.ndarray | None = None  # piece prices (per bit) inside the joint table (`mitm_lagrange`)
+    hcost: np.ndarray | None = None  # B's seam-row candidate costs in the joint table's units
 
     def args(self) -> tuple:
-        joint = self.joint if self.joint is not None else np.zeros((1, 1), np.uint8)
+        joint = self.joint if self.joint is not None else np.zeros((1, 1), np.int64)
+        lam = self.lam if self.lam is not None else np.zeros(1, np.int64)
+        hcost = self.hcost if self.hcost is not None else np.zeros(1, np.int64)
         return (self.on, self.ptr, self.left, self.right, self.up, self.static, self.F, self.other_min,
-                self.shows, self.avail, self.joint_on, joint)
+                self.shows, self.avail, self.joint_on, joint, self.unit, lam, hcost)
 
     @property
     def nbytes(self) -> int:
@@ -91,41 +98,52 @@ def suffix_table(width, ncol, ptr, left, right, static):
     return F
 
 
-def joint_table(a, ptr, left, right, up, static, ncol: int) -> np.ndarray:
-    """Suffix bounds of a virtual half: A's rows plus B's seam row below them (A's frame).
+def joint_arrays(a, b) -> dict:
+    """Candidates of a virtual half: A's rows plus B's seam row below them, in A's frame.
 
-    Its seam is an inner edge, so the table sees the seam mismatches of the columns still to come,
-    which the two halves' own tables (seam free) cannot.
+    Its seam is an inner edge, so its bound table sees the seam mismatches of the columns still to
+    come, which the two halves' own tables (seam free) cannot.
     """
-    rows = a.rows + 1
     vptr = [0]
-    vu, vr, vd, vl, vs = [], [], [], [], []
+    cols = {k: [] for k in ("u", "r", "d", "l", "static", "bit")}
     for j in range(a.width):
         for i in range(a.rows):
             t = j * a.rows + i
             lo, hi = int(a.cand_ptr[t]), int(a.cand_ptr[t + 1])
-            vu += a.cand_u[lo:hi].tolist()
-            vr += a.cand_r[lo:hi].tolist()
-            vd += a.cand_d[lo:hi].tolist()
-            vl += a.cand_l[lo:hi].tolist()
-            vs += a.static[lo:hi].tolist()
-            vptr.append(len(vu))
-        lo, hi = int(ptr[j]), int(ptr[j + 1])
-        vu += up[lo:hi].tolist()
-        vr += right[lo:hi].tolist()
-        vd += [0] * (hi - lo)
-        vl += left[lo:hi].tolist()
-        vs += static[lo:hi].tolist()
-        vptr.append(len(vu))
-    return suffix_bounds(rows, a.width, ncol, np.array(vptr, np.int64), np.array(vu, np.int64),
-                         np.array(vr, np.int64), np.array(vd, np.int64), np.array(vl, np.int64),
-                         np.array(vs, np.uint8))
+            cols["u"] += a.cand_u[lo:hi].tolist()
+            cols["r"] += a.cand_r[lo:hi].tolist()
+            cols["d"] += a.cand_d[lo:hi].tolist()
+            cols["l"] += a.cand_l[lo:hi].tolist()
+            cols["static"] += a.static[lo:hi].tolist()
+            cols["bit"] += a.cand_bit[lo:hi].tolist()
+            vptr.append(len(cols["u"]))
+        tb = (a.width - 1 - j) * b.rows + b.rows - 1  # B's seam-row cell under A's column j
+        lo, hi = int(b.cand_ptr[tb]), int(b.cand_ptr[tb + 1])
+        cols["u"] += b.cand_d[lo:hi].tolist()  # B turned 180 degrees: its seam side faces up
+        cols["r"] += b.cand_l[lo:hi].tolist()
+        cols["d"] += [0] * (hi - lo)  # its far side is fixed (in `static`) or left free
+        cols["l"] += b.cand_r[lo:hi].tolist()
+        cols["static"] += b.static[lo:hi].tolist()
+        cols["bit"] += b.cand_bit[lo:hi].tolist()
+        vptr.append(len(cols["u"]))
+    out = {k: np.array(v, np.int64) for k, v in cols.items()}
+    out["ptr"] = np.array(vptr, np.int64)
+    out["rows"] = a.rows + 1
+    out["width"] = a.width
+    return out
 
 
-def build_cross(a, b, b_min: int, ncol: int, joint_limit: int = 64 << 20) -> Cross:
+def joint_fits(a, b, ncol: int, limit: int = JOINT_LIMIT) -> bool:
+    """Whether the joint table of half `a` against `b` is small enough to build."""
+    return b is not None and b.n > 0 and 8 * table_bytes(a.rows + 1, a.width, ncol) <= limit
+
+
+def build_cross(a, b, b_min: int, ncol: int, lam: np.ndarray | None = None, unit: int = 1) -> Cross:
     """The cross bound of half `a` against the other half `b` (None-safe: off when b is absent).
 
-    The joint table is built when it takes at most `joint_limit` bytes.
+    The joint table is built when it fits (`joint_fits`); with prices `lam` (per piece bit, in
+    units where a mismatch is `unit`) when given, which is admissible only when the joint table
+    covers the whole band and the band has as many pieces as cells.
     """
     width = a.width
     if b is None or b.n == 0:
@@ -163,10 +181,21 @@ def build_cross(a, b, b_min: int, ncol: int, joint_limit: int = 64 << 20) -> Cro
         for k, c in enumerate(sorted(cs)):
             shows[bit, k] = c
             avail[c] += 1
-    joint = None
-    if table_bytes(a.rows + 1, width, ncol) <= joint_limit:
-        joint = joint_table(a, ptr, left, right, up, static, ncol)
-    return Cross(True, ptr, left, right, up, static, F, int(b_min), shows, avail, joint is not None, joint)
+    joint = hcost = None
+    if joint_fits(a, b, ncol):
+        from .mitm_lagrange import fill, scaled_costs
+
+        v = joint_arrays(a, b)
+        if lam is None:
+            lam, unit = np.zeros(max(nbits, 1), np.int64), 1
+        joint = fill(v, ncol, scaled_costs(v["static"], v["bit"], lam, unit), unit)
+        bits = []
+        for j in range(width):
+            tb = (width - 1 - j) * b.rows + b.rows - 1
+            bits += b.cand_bit[int(b.cand_ptr[tb]):int(b.cand_ptr[tb + 1])].tolist()
+        hcost = scaled_costs(static, np.array(bits, np.int64), lam, unit)
+    return Cross(True, ptr, left, right, up, static, F, int(b_min), shows, avail, joint is not None, joint,
+                 unit if joint is not None else 1, lam if joint is not None else None, hcost)
 
 
 @njit(cache=True)
@@ -226,17 +255,17 @@ def seam_values(j, width, ncol, Gj, F, ptr, left, right, up, static, out):
 
 
 @njit(cache=True)
-def advance_g(j, ncol, Gj, s, ptr, left, right, up, static, Gnext):
-    """G_{j+1} from G_j once A's column j lays seam colour s."""
-    hmin = INF * 4
+def advance_g(j, ncol, Gj, s, ptr, left, right, up, cost, unit, big, Gnext):
+    """G_{j+1} from G_j once A's column j lays seam colour s (a mismatch costs `unit`)."""
+    hmin = big
     for z in range(ncol):
         if Gj[z] < hmin:
             hmin = Gj[z]
-    hmin += 1
+    hmin += unit
     for x in range(ncol):
-        Gnext[x] = INF * 4
+        Gnext[x] = big
     for q in range(ptr[j], ptr[j + 1]):
-        w = np.int32(static[q]) + mis(up[q], s)
+        w = np.int64(cost[q]) + mis(up[q], s) * unit
         if j > 0:
             y = left[q]
             h = hmin
@@ -247,4 +276,5 @@ def advance_g(j, ncol, Gj, s, ptr, left, right, up, static, Gnext):
             Gnext[right[q]] = w
 
 
-__all__ = ["Cross", "build_cross", "suffix_table", "column_value", "seam_values", "advance_g"]
+__all__ = ["Cross", "build_cross", "joint_arrays", "joint_fits", "suffix_table", "column_value", "seam_values",
+           "advance_g"]

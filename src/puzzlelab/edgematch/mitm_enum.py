@@ -189,12 +189,15 @@ def _excess_if(bit, seam_colour, x_shows, avail, cnt, xs):
 
 @njit(cache=True)
 def _enter(t, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
-           x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs):
+           x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs, j_on):
     """Set up depth t: the profile part placing cell t does not change, the colours of its placed
     neighbours, and the cross bound (`floor[t]`: the least the other half can still cost)."""
     i = t % rows
     j = t // rows
-    if x_on:
+    if x_on and j_on:  # the joint table supersedes G and F: only the piece counts remain
+        gf[t] = 0
+        floor[t] = xs[0] + x_min
+    elif x_on:
         if i == 0:
             Xst[j] = column_value(j, ncol, Gst[j], x_F)
         if i == rows - 1:
@@ -218,9 +221,10 @@ def _enter(t, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
 @njit(cache=True)
 def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, cand_l, static, lb, budget,
          ord_lu, ord_ul, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi,
-         x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, x_shows, x_avail, j_on, jt,
+         x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, x_shows, x_avail,
+         j_on, jt, j_unit, j_lam, j_hcost,
          st_t, phase, pos, end, src, la, ua, chosen, g, used, rest, counters, Gst, Vst, Xst, floor, gf,
-         avail, cnt, xs, rec_bits, rec_seam, rec_cost, node_quota, target):
+         avail, cnt, xs, Hst, rec_bits, rec_seam, rec_cost, node_quota, target):
     """Advance the DFS. Returns DONE, FULL (record buffer full), QUOTA (node quota used) or FOUND.
 
     `budget` is the band's: a partial is pruned when its cost, its own suffix bound and the least
@@ -241,11 +245,15 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
         t = 0
         g[0] = 0
         xs[0] = 0
+        xs[1] = 0
+        if j_on:
+            for k in range(j_lam.shape[0]):
+                xs[1] += j_lam[k]
         for c in range(ncol):
             avail[c] = x_avail[c]
             cnt[c] = 0
         _enter(0, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
-               x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs)
+               x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs, j_on)
         phase[0] = BOTH
         _setup(0, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua,
                budget - floor[0])
@@ -274,6 +282,8 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
             used[b >> 6] &= ~(np.uint64(1) << np.uint64(b & 63))
             if x_on:
                 _unplace_counts(b, cand_d[chosen[t]] if t % rows == rows - 1 else -1, x_shows, avail, cnt, xs)
+                if j_on:
+                    xs[1] += j_lam[b]
             continue
         if phase[t] == EXHAUSTED:
             if t == 0:
@@ -284,6 +294,8 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
             used[b >> 6] &= ~(np.uint64(1) << np.uint64(b & 63))
             if x_on:
                 _unplace_counts(b, cand_d[chosen[t]] if t % rows == rows - 1 else -1, x_shows, avail, cnt, xs)
+                if j_on:
+                    xs[1] += j_lam[b]
             continue
         x = pos[t]
         if x >= end[t]:
@@ -327,7 +339,7 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
         other = x_min
         if x_on:
             sc = cand_d[q] if i == rows - 1 else -1
-            other = gf[t] if sc < 0 else Vst[t // rows, sc]
+            other = gf[t] if (sc < 0 or j_on) else Vst[t // rows, sc]
             e = _excess_if(b, sc, x_shows, avail, cnt, xs) + x_min
             if e > other:
                 other = e
@@ -335,22 +347,23 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
             counters[2] += 1
             continue
         if j_on:
-            # the joint table: A's remaining cells, B's seam row and the seam still to come
+            # the joint table: A's remaining cells, B's seam row and the seam still to come, in price
+            # units; minus the prices of the pieces still unused (xs[1], less this piece's)
             j = t // rows
             tv = j * (rows + 1) + i + 1
             jbase = rest[t] + cand_r[q] * pw[i] + cand_d[q] * pw[rows + 1]
-            best = INF * 4
             if j == 0:
-                best = np.int32(jt[tv, jbase])
+                best = np.int64(jt[tv, jbase])
             else:
+                best = np.int64(1) << 40
                 for xx in range(ncol):
-                    gx = Gst[j, xx]
+                    gx = Hst[j, xx]
                     if gx >= best:
                         continue
-                    v = gx + np.int32(jt[tv, jbase + xx * pw[rows]])
+                    v = gx + np.int64(jt[tv, jbase + xx * pw[rows]])
                     if v < best:
                         best = v
-            if c + best > budget:
+            if best - (xs[1] - j_lam[b]) > (budget - c) * np.int64(j_unit):
                 counters[2] += 1
                 continue
         chosen[t] = q
@@ -358,13 +371,20 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
         g[t + 1] = c
         if x_on:
             _place_counts(b, cand_d[q] if i == rows - 1 else -1, x_shows, avail, cnt, xs)
+            if j_on:
+                xs[1] -= j_lam[b]
             if i == rows - 1:
                 j = t // rows
-                advance_g(j, ncol, Gst[j], cand_d[q], x_ptr, x_left, x_right, x_up, x_static, Gst[j + 1])
+                if not j_on:
+                    advance_g(j, ncol, Gst[j], cand_d[q], x_ptr, x_left, x_right, x_up, x_static, 1, INF * 4,
+                              Gst[j + 1])
+                else:
+                    advance_g(j, ncol, Hst[j], cand_d[q], x_ptr, x_left, x_right, x_up, j_hcost, j_unit,
+                              np.int64(1) << 40, Hst[j + 1])
         t += 1
         if t < n:
             _enter(t, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
-                   x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs)
+                   x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs, j_on)
             phase[t] = BOTH
             _setup(t, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua,
                    budget - c - floor[t])
@@ -393,6 +413,7 @@ class WalkState:
     rest: np.ndarray = field(init=False)
     counters: np.ndarray = field(init=False)
     Gst: np.ndarray = field(init=False)
+    Hst: np.ndarray = field(init=False)
     Vst: np.ndarray = field(init=False)
     Xst: np.ndarray = field(init=False)
     floor: np.ndarray = field(init=False)
@@ -415,19 +436,20 @@ class WalkState:
         self.used = np.zeros(self.words, np.uint64)
         self.rest = np.zeros(size, np.int64)
         self.counters = np.zeros(4, np.int64)
-        self.Gst = np.zeros((self.width + 1, self.ncol), np.int32)
+        self.Gst = np.zeros((self.width + 1, self.ncol), np.int64)
+        self.Hst = np.zeros((self.width + 1, self.ncol), np.int64)
         self.Vst = np.zeros((self.width, self.ncol), np.int32)
         self.Xst = np.zeros(self.width + 1, np.int32)
         self.floor = np.zeros(size, np.int32)
         self.gf = np.zeros(size, np.int32)
         self.avail = np.zeros(self.ncol, np.int32)
         self.cnt = np.zeros(self.ncol, np.int32)
-        self.xs = np.zeros(1, np.int64)
+        self.xs = np.zeros(2, np.int64)  # [seam-count excess, prices of the unused pieces]
 
     def args(self) -> tuple:
         return (self.t, self.phase, self.pos, self.end, self.src, self.la, self.ua, self.chosen, self.g,
                 self.used, self.rest, self.counters, self.Gst, self.Vst, self.Xst, self.floor, self.gf,
-                self.avail, self.cnt, self.xs)
+                self.avail, self.cnt, self.xs, self.Hst)
 
     @property
     def nodes(self) -> int:
