@@ -5,27 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..lab.cli_support import add_output_args
+from ..lab.cli_support import add_output_args, non_negative_int, positive_int
 from ..lab.errors import InputError
-
-
-def _at_least(minimum: int):
-    """An argparse type: a whole number >= minimum."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected a number >= {minimum}, got {value}")
-        return value
-
-    return parse
-
-
-_positive = _at_least(1)
-_natural = _at_least(0)
 
 
 def _add_dict_args(p: argparse.ArgumentParser) -> None:
@@ -39,7 +20,7 @@ def _add_position_args(p: argparse.ArgumentParser) -> None:
     where.add_argument("--start", metavar="WORD", help="start word, placed in the middle row of an empty board")
     where.add_argument("--board", metavar="FILE", help="board file: N lines of N letters ('.' = empty), then a "
                        "blank line and the words already played, one per line")
-    p.add_argument("--size", type=_positive, help="board size N (default: the start word's length / the file's)")
+    p.add_argument("--size", type=positive_int, help="board size N (default: the start word's length / the file's)")
     _add_dict_args(p)
 
 
@@ -48,9 +29,9 @@ def _add_search_args(p: argparse.ArgumentParser, suffix: str = "") -> None:
     p.add_argument("--no-order", action="store_true", help="do not order moves by word length")
     p.add_argument("--prune", action="store_true", help="the article's pruning: expand only the longest words "
                    "of each cell until the endgame")
-    p.add_argument("--slack", type=_natural, default=0, help="with --prune, also keep words up to this many "
+    p.add_argument("--slack", type=non_negative_int, default=0, help="with --prune, also keep words up to this many "
                    "letters shorter than a cell's longest (default 0)")
-    p.add_argument("--endgame", type=_natural, default=6, help="with --prune, expand all words once this many "
+    p.add_argument("--endgame", type=non_negative_int, default=6, help="with --prune, expand all words once this many "
                    "empty cells or fewer remain (default 6)")
     p.add_argument("--full-regen", action="store_true", help="regenerate every node's move list from scratch "
                    "instead of the incremental search")
@@ -87,7 +68,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("best", help="the best move by negamax alpha-beta search")
     _add_position_args(p)
-    p.add_argument("--depth", type=_positive, required=True, help="plies to search")
+    p.add_argument("--depth", type=positive_int, required=True, help="plies to search")
     p.add_argument("--seed", type=int, default=None, help="shuffle the root moves to break ties (default: none)")
     _add_search_args(p)
     add_output_args(p)
@@ -95,10 +76,10 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("play", help="self-play a whole game between two search depths")
     p.add_argument("--start", metavar="WORD", required=True)
-    p.add_argument("--size", type=_positive)
+    p.add_argument("--size", type=positive_int)
     _add_dict_args(p)
-    p.add_argument("--depth-a", type=_positive, required=True, help="search depth of player a (moves first)")
-    p.add_argument("--depth-b", type=_positive, required=True, help="search depth of player b")
+    p.add_argument("--depth-a", type=positive_int, required=True, help="search depth of player a (moves first)")
+    p.add_argument("--depth-b", type=positive_int, required=True, help="search depth of player b")
     p.add_argument("--seed", type=int, default=0, help="seed of the tie-breaking shuffles (default 0)")
     _add_search_args(p)
     add_output_args(p)

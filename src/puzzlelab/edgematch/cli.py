@@ -39,16 +39,6 @@ def open_hints(args, puzzle):
     return resolve_hints(puzzle, getattr(args, "hints", "none"), getattr(args, "hints_file", None))
 
 
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
 def register(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from ..lab.cli_support import add_output_args
+from ..lab.cli_support import add_output_args, positive_int
 from ..lab.errors import InputError
-from .cli import add_puzzle_args, open_hints, open_puzzle, positive_int
+from .cli import add_puzzle_args, open_hints, open_puzzle
 
 
 def _order_args(p):

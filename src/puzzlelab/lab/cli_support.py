@@ -9,6 +9,37 @@ from typing import Callable
 from .errors import InputError
 
 
+def int_at_least(minimum: int):
+    """An argparse type: a whole number >= minimum (a usage error, exit 2, otherwise)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a number >= {minimum}, got {value}")
+        return value
+
+    parse.__name__ = "integer" if minimum == 0 else f"integer >= {minimum}"
+    return parse
+
+
+positive_int = int_at_least(1)
+non_negative_int = int_at_least(0)
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text}")
+    return value
+
+
 def add_output_args(parser: argparse.ArgumentParser, out_help: str = "write the reproducible result (canonical JSON) here") -> None:
     """--json / --out / --timing, understood by `lab.results.emit`."""
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")

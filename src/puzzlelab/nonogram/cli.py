@@ -5,39 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..lab.cli_support import add_output_args
+from ..lab.cli_support import add_output_args, positive_float, positive_int
 from ..lab.errors import InputError
-
-
-def _positive_float(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if v <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return v
-
-
-def _positive_int(text: str) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-    if v < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return v
 
 
 def _solver_args(p: argparse.ArgumentParser, timeout_default: float | None = None) -> None:
     from .formats import FORMATS
 
     p.add_argument("--format", choices=sorted(FORMATS), help="force the input format (default: by extension/content)")
-    p.add_argument("--max-solutions", type=_positive_int, default=2, metavar="N",
+    p.add_argument("--max-solutions", type=positive_int, default=2, metavar="N",
                    help="stop after N solutions (default 2: enough to decide uniqueness)")
-    p.add_argument("--timeout", type=_positive_float, default=timeout_default, metavar="S",
+    p.add_argument("--timeout", type=positive_float, default=timeout_default, metavar="S",
                    help="wall-clock limit per puzzle in seconds (status `timeout`)")
-    p.add_argument("--work-limit", type=_positive_int, metavar="N",
+    p.add_argument("--work-limit", type=positive_int, metavar="N",
                    help="reproducible limit per puzzle: line-solver work units (cells x (blocks+1) per line solved)")
     p.add_argument("--no-probing", action="store_true", help="branch without probing (ablation)")
     p.add_argument("--naive", action="store_true", help="O(n) segment checks instead of prefix sums (ablation)")
@@ -75,7 +55,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--timing", metavar="FILE.csv",
                    help="write the time columns here instead of in --out (keeps --out reproducible)")
     p.add_argument("--corpus", help="corpus name for the rows (default: each file's folder name)")
-    p.add_argument("--limit", type=_positive_int, metavar="N", help="only the first N puzzles (in file order)")
+    p.add_argument("--limit", type=positive_int, metavar="N", help="only the first N puzzles (in file order)")
     p.add_argument("--chunk", metavar="I/N", help="only the I-th of N equal slices of the puzzles (1-based)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--strict", action="store_true", help="stop at the first unreadable file (default: row `error`)")
@@ -84,11 +64,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("generate", help="the project's own corpus: seeded random images as puzzles (.nonpack)")
     p.add_argument("--size", default="20x20", help="WIDTHxHEIGHT (default 20x20)")
     p.add_argument("--density", type=float, default=0.6, help="probability that a cell is filled (default 0.6)")
-    p.add_argument("--colors", type=_positive_int, default=1, help="block colours: 1 = black and white (default), up to 9")
+    p.add_argument("--colors", type=positive_int, default=1, help="block colours: 1 = black and white (default), up to 9")
     p.add_argument("--style", choices=["noise", "blocks"], default="noise",
                    help="noise: independent cells; blocks: coarse squares (picture-like)")
-    p.add_argument("--scale", type=_positive_int, default=4, help="square size for --style blocks (default 4)")
-    p.add_argument("--count", type=_positive_int, default=10)
+    p.add_argument("--scale", type=positive_int, default=4, help="square size for --style blocks (default 4)")
+    p.add_argument("--count", type=positive_int, default=10)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", required=True, metavar="FILE.nonpack")
     p.set_defaults(handler=_generate)
@@ -103,9 +83,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("reference", help="time a reference solver (pbnsolve) on the same puzzles")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--solver", default="pbnsolve", help="executable name or path (default pbnsolve)")
-    p.add_argument("--timeout", type=_positive_float, default=60.0, metavar="S", help="wall-clock seconds per puzzle")
+    p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="wall-clock seconds per puzzle")
     p.add_argument("--corpus")
-    p.add_argument("--limit", type=_positive_int, metavar="N")
+    p.add_argument("--limit", type=positive_int, metavar="N")
     p.add_argument("--chunk", metavar="I/N")
     p.add_argument("--out", required=True, metavar="FILE.csv")
     p.add_argument("--format")
@@ -136,7 +116,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     r = rsub.add_parser("gallery", help="draw a few solved puzzles of a corpus in their colours")
     r.add_argument("--results", required=True, metavar="CSV", help="the corpus's bench CSV (picks solved puzzles)")
     r.add_argument("--paths", nargs="+", required=True, metavar="PATH", help="the corpus's puzzle files/folders")
-    r.add_argument("--count", type=_positive_int, default=4)
+    r.add_argument("--count", type=positive_int, default=4)
     r.add_argument("--title", default="")
     r.add_argument("--out", required=True, metavar="SVG")
     r.set_defaults(handler=_report_gallery)
