@@ -11,7 +11,6 @@ REPORT ?= reports/report.html
 
 # Rules call `puzzlelab` and `python` from PATH: the project's .venv comes first.
 export PATH := $(BIN):$(PATH)
-export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
 SNAKEMAKE = $(BIN)/snakemake $(if $(CONFIG),--configfile $(CONFIG),)
 

@@ -3,6 +3,10 @@ import json
 import os
 from pathlib import Path
 
+# A NUMBA_CACHE_DIR the user exported wins over the config (read before puzzlelab sets its own).
+USER_NUMBA_CACHE = os.environ.get("NUMBA_CACHE_DIR")
+
+from puzzlelab.lab.numba_env import configure_numba_cache
 from puzzlelab.lab.snakemake_support import (
     determinism_resource,
     evenly_spaced,
@@ -17,11 +21,9 @@ ENV = "../envs/puzzlelab.yaml"
 CORPORA = (REPO / config["corpora_dir"]).resolve()
 HAVE_CORPORA = CORPORA.is_dir()
 
-# numba's compiled kernels are cached inside the repository (git-ignored) unless the user chose a place.
-os.environ.setdefault(
-    "NUMBA_CACHE_DIR",
-    str((REPO / config.get("numba_cache_dir", ".numba_cache")).resolve()),
-)
+# numba's compiled kernels are cached inside the repository (git-ignored) unless the user chose a
+# place; jobs inherit the folder, one per version of the sources (see puzzlelab.lab.numba_env).
+configure_numba_cache(USER_NUMBA_CACHE or REPO / config.get("numba_cache_dir", ".numba_cache"))
 
 # The effective configuration, for the determinism re-runs (not an input: never triggers a rerun).
 EFFECTIVE_CONFIG = "results/.config/effective.json"

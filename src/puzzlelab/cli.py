@@ -12,7 +12,6 @@ import sys
 
 from . import __version__
 from .lab.cli_support import run_guarded
-from .lab.numba_env import configure_numba_cache
 
 # (module, help) — order is the order of `puzzlelab --help`.
 ENGINES = [
@@ -37,7 +36,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    configure_numba_cache()
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
