@@ -48,4 +48,4 @@ format: venv
 	$(BIN)/snakefmt Snakefile rules/
 
 clean:
-	rm -rf results reports .snakemake
+	rm -rf results reports .snakemake .numba_cache
