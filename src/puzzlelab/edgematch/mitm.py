@@ -14,7 +14,7 @@ completion in hand, labelled not proven, and the lower bound the finished rounds
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -24,16 +24,17 @@ from ..lab.sizes import format_size, peak_rss_bytes
 from .board import Board, board_to_json
 from .mitm_band import Band, BandProblem, Half, build
 from .mitm_bounds import INF, start_bound, suffix_bounds, table_bytes
-from .mitm_cross import build_cross, joint_arrays, joint_fits
-from .mitm_lagrange import UNIT, optimise
+from .mitm_cross import build_cross
 from .mitm_enum import DONE, FOUND, FULL, QUOTA, WalkState, advance, prepare
 from .mitm_join import index, join
+from .mitm_partner import Partners, partners_for
 from .score import mismatch_edges, score_board
 
 BASE_ALLOWANCE = 256 << 20  # bytes the memory limit sets aside for the interpreter, numba and the board
 JOIN_OVERHEAD = 40  # bytes per record for hashing, sorting and indexing during the join
 NODE_QUOTA = 20_000_000  # nodes per kernel call between progress lines
 FIRST_CAPACITY = 1 << 14
+RACE_SLICE = 1 << 20  # nodes per turn when the two halves race to build their table first
 PROGRESS_EVERY_S = 10.0  # seconds between progress lines inside a round
 
 
@@ -78,59 +79,85 @@ class _Budget:
         return max(0, self.free // self.record_bytes - other_records)
 
 
-def _run_half(half: Half, order: tuple, lb: np.ndarray, cross, ncol: int, words: int, budget: int,
-              cap_limit: int | None, node_limit: int | None, progress: Progress, label: str) -> HalfRun:
-    """Enumerate one half within `budget` and index its fillings.
+class _HalfWalk:
+    """One half's enumeration within a budget, advanced in slices of nodes, then indexed.
 
-    Stops (entries=None) when the records would pass `cap_limit` or the nodes `node_limit`; both
-    limits are counts, so where a walk stops does not depend on the machine.
+    It stops (entries=None) when the records would pass `cap_limit` or the nodes `node_limit`;
+    both limits are counts, so where a walk stops does not depend on the machine.
     """
-    seam_w = half.width if half.seam else 0
-    if half.n == 0 or budget < 0:
-        return HalfRun(0, 0, 0, index(np.zeros((0, words), np.uint64), np.zeros((0, seam_w), np.uint8),
-                                      np.zeros(0, np.uint8)))
-    state = WalkState(half.n, words, half.width, ncol)
-    cap = FIRST_CAPACITY if cap_limit is None else min(FIRST_CAPACITY, cap_limit)
-    bits = np.zeros((cap, words), np.uint64)
-    seam = np.zeros((cap, seam_w), np.uint8)
-    cost = np.zeros(cap, np.uint8)
-    last_line = time.perf_counter()
-    while True:
-        quota = NODE_QUOTA if node_limit is None else min(NODE_QUOTA, node_limit - state.nodes)
-        if quota <= 0:
-            return HalfRun(state.recorded, state.nodes, state.pruned, None, "nodes")
-        status = advance(half, order, lb, cross, ncol, budget, state, bits, seam, cost, quota)
-        if status == DONE:
-            break
-        if status == QUOTA:
-            if time.perf_counter() - last_line > PROGRESS_EVERY_S:
-                last_line = time.perf_counter()
-                progress.line(f"{label}: {state.nodes:,} nodes, {state.recorded:,} fillings")
-            continue
-        assert status == FULL
-        new_cap = 2 * cap if cap_limit is None else min(2 * cap, cap_limit)
-        if new_cap <= cap:
-            return HalfRun(state.recorded, state.nodes, state.pruned, None, "memory")
-        bits = np.concatenate([bits, np.zeros((new_cap - cap, words), np.uint64)])
-        seam = np.concatenate([seam, np.zeros((new_cap - cap, seam_w), np.uint8)])
-        cost = np.concatenate([cost, np.zeros(new_cap - cap, np.uint8)])
-        cap = new_cap
-    n = state.recorded
-    bits, seam, cost = bits[:n], seam[:n], cost[:n]
-    if half.turned and seam_w:
-        seam = np.ascontiguousarray(seam[:, ::-1])  # read right to left: lines up with the upper half
-    return HalfRun(n, state.nodes, state.pruned, index(bits, seam, cost))
+
+    def __init__(self, half: Half, order: tuple, lb: np.ndarray, cross, partners, ncol: int, words: int,
+                 budget: int, cap_limit: int | None, node_limit: int | None, progress: Progress, label: str):
+        self.half, self.order, self.lb, self.cross, self.partners = half, order, lb, cross, partners
+        self.ncol, self.words, self.budget = ncol, words, budget
+        self.cap_limit, self.node_limit, self.progress, self.label = cap_limit, node_limit, progress, label
+        self.seam_w = half.width if half.seam else 0
+        self.result: HalfRun | None = None
+        if half.n == 0 or budget < 0:
+            self.result = HalfRun(0, 0, 0, index(np.zeros((0, words), np.uint64),
+                                                 np.zeros((0, self.seam_w), np.uint8), np.zeros(0, np.uint8)))
+            return
+        self.state = WalkState(half.n, words, half.width, ncol, partners.size)
+        self.cap = FIRST_CAPACITY if cap_limit is None else min(FIRST_CAPACITY, cap_limit)
+        self.bits = np.zeros((self.cap, words), np.uint64)
+        self.seam = np.zeros((self.cap, self.seam_w), np.uint8)
+        self.cost = np.zeros(self.cap, np.uint8)
+        self.last_line = time.perf_counter()
+
+    @property
+    def nodes(self) -> int:
+        return self.result.nodes if self.result is not None else self.state.nodes
+
+    def step(self, quota: int = 1 << 62) -> HalfRun | None:
+        """Walk up to `quota` more nodes; the result once the walk is over (or stopped), else None."""
+        if self.result is not None:
+            return self.result
+        state = self.state
+        goal = state.nodes + quota
+        while True:
+            room = NODE_QUOTA if self.node_limit is None else self.node_limit - state.nodes
+            if room <= 0:
+                self.result = HalfRun(state.recorded, state.nodes, state.pruned, None, "nodes")
+                return self.result
+            if state.nodes >= goal:
+                return None
+            status = advance(self.half, self.order, self.lb, self.cross, self.partners, self.ncol, self.budget,
+                             state, self.bits, self.seam, self.cost, min(NODE_QUOTA, room, goal - state.nodes))
+            if status == DONE:
+                break
+            if status == QUOTA:
+                if time.perf_counter() - self.last_line > PROGRESS_EVERY_S:
+                    self.last_line = time.perf_counter()
+                    self.progress.line(f"{self.label}: {state.nodes:,} nodes, {state.recorded:,} fillings")
+                continue
+            assert status == FULL
+            new_cap = 2 * self.cap if self.cap_limit is None else min(2 * self.cap, self.cap_limit)
+            if new_cap <= self.cap:
+                self.result = HalfRun(state.recorded, state.nodes, state.pruned, None, "memory")
+                return self.result
+            grow = new_cap - self.cap
+            self.bits = np.concatenate([self.bits, np.zeros((grow, self.words), np.uint64)])
+            self.seam = np.concatenate([self.seam, np.zeros((grow, self.seam_w), np.uint8)])
+            self.cost = np.concatenate([self.cost, np.zeros(grow, np.uint8)])
+            self.cap = new_cap
+        n = state.recorded
+        bits, seam, cost = self.bits[:n], self.seam[:n], self.cost[:n]
+        if self.half.turned and self.seam_w:
+            seam = np.ascontiguousarray(seam[:, ::-1])  # read right to left: lines up with the upper half
+        self.bits = self.seam = self.cost = None
+        self.result = HalfRun(n, state.nodes, state.pruned, index(bits, seam, cost))
+        return self.result
 
 
-def _replay(half: Half, order: tuple, lb: np.ndarray, cross, ncol: int, words: int, budget: int,
+def _replay(half: Half, order: tuple, lb: np.ndarray, cross, partners, ncol: int, words: int, budget: int,
             leaf: int) -> list:
     """The filling reached at leaf number `leaf` of the walk with this budget: [(r, c, piece, rot)]."""
     if half.n == 0:
         return []
-    state = WalkState(half.n, words, half.width, ncol)
+    state = WalkState(half.n, words, half.width, ncol, partners.size)
     empty = (np.zeros((0, words), np.uint64), np.zeros((0, half.width), np.uint8), np.zeros(0, np.uint8))
     while True:
-        status = advance(half, order, lb, cross, ncol, budget, state, *empty, NODE_QUOTA, leaf)
+        status = advance(half, order, lb, cross, partners, ncol, budget, state, *empty, NODE_QUOTA, leaf)
         if status == FOUND:
             break
         if status == DONE:  # pragma: no cover - the walk is deterministic
@@ -186,9 +213,7 @@ def _respects_hints(problem: BandProblem, board: Board) -> bool:
 def _bound_tables(problem: BandProblem, upper_cost: int):
     """Per half: its suffix bound table, candidate orderings and cross bound; and the band's bound.
 
-    Piece prices (`mitm_lagrange`) are fitted when a joint table covers the whole band (the other
-    half has one row) and the band has as many pieces as cells; `upper_cost` is the cost of the
-    completion in hand, the target of the fit.
+    `upper_cost`, the cost of the completion in hand, is the target of the piece-price fit.
     """
     halves = [problem.upper] + ([problem.lower] if problem.lower is not None else [])
     ncol = problem.ncol
@@ -197,23 +222,12 @@ def _bound_tables(problem: BandProblem, upper_cost: int):
     orders = [prepare(h, ncol) for h in halves]
     bounds = [start_bound(t) for t in tables]
     relaxed = sum(bounds)
-    lam = None
-    if len(halves) == 2 and len(problem.pieces) == problem.band.rows * problem.band.width:
-        for k, h in enumerate(halves):
-            other = halves[1 - k]
-            if other.rows == 1 and joint_fits(h, other, ncol):
-                lam, bound = optimise(joint_arrays(h, other), ncol, len(problem.pieces), upper_cost)
-                relaxed = max(relaxed, bound)
-                break
     crosses = []
     for k, h in enumerate(halves):
         other = halves[1 - k] if len(halves) == 2 else None
-        whole = other is not None and other.rows == 1 and lam is not None
         crosses.append(build_cross(h, other, bounds[1 - k] if other is not None else 0, ncol,
-                                   lam if whole else None, UNIT if whole else 1))
-        if crosses[-1].joint_on:
-            relaxed = max(relaxed, -(-(int(crosses[-1].joint[0, 0]) - int(crosses[-1].lam.sum()))
-                                     // crosses[-1].unit))
+                                   len(problem.pieces), upper_cost))
+        relaxed = max(relaxed, crosses[-1].bound)
     return halves, tables, orders, crosses, min(INF, relaxed)
 
 
@@ -254,6 +268,8 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
                   f"halves {problem.upper.rows}+{problem.lower.rows if problem.lower else 0} rows; "
                   f"relaxed bound {relaxed}, {source} completion {best}")
 
+    no_partners = Partners.off(band.width, problem.words)
+    round_cross: dict = {}
     rounds: list[dict] = []
     proven = False
     lower_bound = relaxed  # every completion costs at least this much
@@ -263,19 +279,79 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
     last = best - 1 if max_budget is None else min(best - 1, max_budget)
     while b <= (sweep if proven and sweep is not None else (-1 if proven else last)):
         t0 = time.perf_counter()
-        rec = {"budget": b, "phase": "sweep" if proven else "ratchet"}
-        runs: list[HalfRun] = []
+        rec = {"budget": b, "phase": "sweep" if proven else "ratchet", "first": None, "race_nodes": 0,
+               "second_skipped": False}
+        runs: list[HalfRun | None] = [None] * len(halves)
+        used_cross = list(crosses)
+        used_partners = [no_partners] * len(halves)
         records = 0
-        for k, half in enumerate(halves):
-            run = _run_half(half, orders[k], tables[k], crosses[k], problem.ncol, problem.words, b,
-                            budget_mem.capacity(records), nodes_left, progress,
-                            f"b={b} {'upper' if k == 0 else 'lower'}")
-            runs.append(run)
-            records += run.records
+        partner_records = 0  # memory of the partner lists, in records
+        if b < relaxed and not proven:
+            # the bound tables already exclude every completion this cheap: nothing to enumerate
+            empty = index(np.zeros((0, problem.words), np.uint64), np.zeros((0, band.width), np.uint8),
+                          np.zeros(0, np.uint8))
+            runs = [HalfRun(0, 0, 0, empty) for _ in halves]
+        walks = {}
+
+        def walk_of(k, partners=None):
+            return _HalfWalk(halves[k], orders[k], tables[k], used_cross[k], partners or no_partners, problem.ncol,
+                             problem.words, b, budget_mem.capacity(records + partner_records), nodes_left, progress,
+                             f"b={b} {'upper' if k == 0 else 'lower'}")
+
+        def spend(n):
+            nonlocal nodes_left
             if nodes_left is not None:
-                nodes_left -= run.nodes
-            if run.stop:
-                break
+                nodes_left -= n
+
+        if len(halves) == 1 and runs[0] is None:
+            runs[0] = walk_of(0).step()
+            records += runs[0].records
+            spend(runs[0].nodes)
+        elif runs[0] is None and proven:  # a sweep measures both halves alone
+            for k in (0, 1):
+                runs[k] = walk_of(k).step()
+                records += runs[k].records
+                spend(runs[k].nodes)
+                if runs[k].stop:
+                    break
+        elif runs[0] is None:
+            # race: both halves walk slice by slice; the first to finish builds its table first
+            walks = {0: walk_of(0), 1: walk_of(1)}
+            first = None
+            while first is None:
+                for k in (0, 1):
+                    if walks[k].step(RACE_SLICE) is not None:
+                        first = k
+                        break
+            done = walks[first].result
+            runs[first] = done
+            records += done.records
+            spend(done.nodes)
+            other = 1 - first
+            probe = walks[other].nodes  # work spent on the other half before the race ended
+            spend(probe)
+            rec["race_nodes"] = probe
+            rec["first"] = "upper" if first == 0 else "lower"
+            if not done.stop and done.records == 0:
+                runs[other] = HalfRun(0, 0, 0, done.entries)  # nothing to pair with: the round is over
+                rec["second_skipped"] = True
+            elif not done.stop:
+                # the other half now knows what this one costs at least, and meets its actual table
+                low = int(done.entries["cost"].min())
+                if low > crosses[other].other_min:
+                    used_cross[other] = replace(crosses[other], other_min=low)
+                need = Partners.state_bytes(len(done.entries["cost"]), band.width)
+                cap = budget_mem.capacity(records)
+                if cap is None or cap * budget_mem.record_bytes >= need:
+                    used_partners[other] = partners_for(done.entries, halves[other].turned, problem.words)
+                    partner_records = -(-need // budget_mem.record_bytes)
+                runs[other] = walk_of(other, used_partners[other]).step()
+                records += runs[other].records
+                spend(runs[other].nodes)
+            else:
+                runs[other] = HalfRun(0, probe, 0, None, done.stop)
+        round_cross[b] = (used_cross, used_partners)
+        runs = [r for r in runs if r is not None]
         for k, name in enumerate(("upper", "lower")):
             run = runs[k] if k < len(runs) else None
             rec[f"{name}_partials"] = None if run is None else run.records
@@ -283,10 +359,12 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
             rec[f"{name}_nodes"] = None if run is None else run.nodes
             rec[f"{name}_pruned"] = None if run is None else run.pruned
         rec["pruned"] = sum(r.pruned for r in runs)
-        rec["table_bytes"] = budget_mem.record_bytes * records + fixed_bytes
+        rec["table_bytes"] = budget_mem.record_bytes * (records + partner_records) + fixed_bytes
         halted = next((r.stop for r in runs if r.stop), None)
         found = None
-        if halted:
+        if b < relaxed and not proven:
+            rec.update(join_candidates=0, joins=0, found=False, status="bound")
+        elif halted:
             rec.update(join_candidates=None, joins=None, found=False, status=halted)
         elif proven:
             rec.update(join_candidates=None, joins=None, found=None, status="sweep")
@@ -311,8 +389,9 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
             board = problem.board.copy()
             for k, half in enumerate(halves):
                 leaf = leaf_u if k == 0 else leaf_l
-                for r, c, p, rho in _replay(half, orders[k], tables[k], crosses[k], problem.ncol, problem.words, b,
-                                            leaf):
+                cross_b, partners_b = round_cross[b]
+                for r, c, p, rho in _replay(half, orders[k], tables[k], cross_b[k], partners_b[k], problem.ncol,
+                                            problem.words, b, leaf):
                     board.piece[r, c], board.rot[r, c] = p, rho
             got = band_mismatches(puzzle, board, band)
             if got != total:  # pragma: no cover - the kernels and the scorer must agree
@@ -343,7 +422,7 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
         "rounds": rounds,
         "memory_limit": memory_limit,
         "node_limit": node_limit,
-        "nodes": sum((r["upper_nodes"] or 0) + (r["lower_nodes"] or 0) for r in rounds),
+        "nodes": sum((r["upper_nodes"] or 0) + (r["lower_nodes"] or 0) + r["race_nodes"] for r in rounds),
         "board": board_to_json(best_board),
         "time_s": time.perf_counter() - start,
     }

@@ -57,13 +57,16 @@ class Cross:
     unit: int = 1  # a mismatch in the joint table's units
     lam: np.ndarray | None = None  # piece prices (per bit) inside the joint table (`mitm_lagrange`)
     hcost: np.ndarray | None = None  # B's seam-row candidate costs in the joint table's units
+    lam_order: np.ndarray | None = None  # piece bits by decreasing price
+    bound: int = 0  # the joint table's bound for the empty band, in mismatches
 
     def args(self) -> tuple:
         joint = self.joint if self.joint is not None else np.zeros((1, 1), np.int64)
         lam = self.lam if self.lam is not None else np.zeros(1, np.int64)
         hcost = self.hcost if self.hcost is not None else np.zeros(1, np.int64)
+        order = self.lam_order if self.lam_order is not None else np.zeros(1, np.int64)
         return (self.on, self.ptr, self.left, self.right, self.up, self.static, self.F, self.other_min,
-                self.shows, self.avail, self.joint_on, joint, self.unit, lam, hcost)
+                self.shows, self.avail, self.joint_on, joint, self.unit, lam, hcost, order)
 
     @property
     def nbytes(self) -> int:
@@ -138,12 +141,11 @@ def joint_fits(a, b, ncol: int, limit: int = JOINT_LIMIT) -> bool:
     return b is not None and b.n > 0 and 8 * table_bytes(a.rows + 1, a.width, ncol) <= limit
 
 
-def build_cross(a, b, b_min: int, ncol: int, lam: np.ndarray | None = None, unit: int = 1) -> Cross:
+def build_cross(a, b, b_min: int, ncol: int, nbits: int, upper: int | None = None) -> Cross:
     """The cross bound of half `a` against the other half `b` (None-safe: off when b is absent).
 
-    The joint table is built when it fits (`joint_fits`); with prices `lam` (per piece bit, in
-    units where a mismatch is `unit`) when given, which is admissible only when the joint table
-    covers the whole band and the band has as many pieces as cells.
+    The joint table is built when it fits (`joint_fits`), with piece prices fitted for it
+    (`mitm_lagrange`) when `upper`, the cost of a known completion, is given.
     """
     width = a.width
     if b is None or b.n == 0:
@@ -168,7 +170,7 @@ def build_cross(a, b, b_min: int, ncol: int, lam: np.ndarray | None = None, unit
     static = np.array(static, np.uint8)
     F = suffix_table(width, ncol, ptr, left, right, static)
     # piece by piece, the colours it can turn towards the seam from any cell of B's seam row
-    nbits = int(max(a.cand_bit.max(initial=-1), b.cand_bit.max(initial=-1))) + 1
+    nbits = max(nbits, int(max(a.cand_bit.max(initial=-1), b.cand_bit.max(initial=-1))) + 1)
     colours: list[set] = [set() for _ in range(nbits)]
     for j in range(width):
         tb = (width - 1 - j) * b.rows + b.rows - 1
@@ -181,21 +183,28 @@ def build_cross(a, b, b_min: int, ncol: int, lam: np.ndarray | None = None, unit
         for k, c in enumerate(sorted(cs)):
             shows[bit, k] = c
             avail[c] += 1
-    joint = hcost = None
+    joint = hcost = lam = order = None
+    unit, bound = 1, 0
     if joint_fits(a, b, ncol):
-        from .mitm_lagrange import fill, scaled_costs
+        from .mitm_lagrange import UNIT, fill, optimise, scaled_costs, top_sum
 
         v = joint_arrays(a, b)
-        if lam is None:
-            lam, unit = np.zeros(max(nbits, 1), np.int64), 1
+        if upper is None:
+            lam = np.zeros(max(nbits, 1), np.int64)
+        else:
+            lam, _ = optimise(v, ncol, max(nbits, 1), upper)
+            unit = UNIT
         joint = fill(v, ncol, scaled_costs(v["static"], v["bit"], lam, unit), unit)
+        order = np.lexsort((np.arange(len(lam)), -lam)).astype(np.int64)
+        top, _ = top_sum(lam, v["rows"] * v["width"])
+        bound = max(0, -(-(int(joint[0, 0]) - top) // unit))
         bits = []
         for j in range(width):
             tb = (width - 1 - j) * b.rows + b.rows - 1
             bits += b.cand_bit[int(b.cand_ptr[tb]):int(b.cand_ptr[tb + 1])].tolist()
         hcost = scaled_costs(static, np.array(bits, np.int64), lam, unit)
     return Cross(True, ptr, left, right, up, static, F, int(b_min), shows, avail, joint is not None, joint,
-                 unit if joint is not None else 1, lam if joint is not None else None, hcost)
+                 unit, lam, hcost, order, bound)
 
 
 @njit(cache=True)

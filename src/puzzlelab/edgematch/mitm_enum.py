@@ -22,6 +22,9 @@ from numba import njit
 
 from .mitm_bounds import INF, mis
 from .mitm_cross import advance_g, column_value, seam_values
+from .mitm_partner import advance as partner_advance
+from .mitm_partner import column as partner_column
+from .mitm_partner import start as partner_start
 
 DONE, FULL, QUOTA, FOUND = 0, 1, 2, 3
 # candidate groups, tried in this order
@@ -189,7 +192,8 @@ def _excess_if(bit, seam_colour, x_shows, avail, cnt, xs):
 
 @njit(cache=True)
 def _enter(t, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
-           x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs, j_on):
+           x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs, j_on,
+           j_lam, j_order, used, topk, kth):
     """Set up depth t: the profile part placing cell t does not change, the colours of its placed
     neighbours, and the cross bound (`floor[t]`: the least the other half can still cost)."""
     i = t % rows
@@ -197,6 +201,21 @@ def _enter(t, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
     if x_on and j_on:  # the joint table supersedes G and F: only the piece counts remain
         gf[t] = 0
         floor[t] = xs[0] + x_min
+        # prices: the k largest among the unused pieces, k = cells the joint table still covers
+        k = rows * width - t + width
+        s = 0
+        last = 0
+        for x in range(j_order.shape[0]):
+            if k == 0:
+                break
+            bb = j_order[x]
+            if (used[bb >> 6] >> np.uint64(bb & 63)) & np.uint64(1):
+                continue
+            last = j_lam[bb]
+            s += last
+            k -= 1
+        topk[t] = s
+        kth[t] = last
     elif x_on:
         if i == 0:
             Xst[j] = column_value(j, ncol, Gst[j], x_F)
@@ -222,13 +241,15 @@ def _enter(t, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
 def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, cand_l, static, lb, budget,
          ord_lu, ord_ul, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi,
          x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, x_shows, x_avail,
-         j_on, jt, j_unit, j_lam, j_hcost,
+         j_on, jt, j_unit, j_lam, j_hcost, j_order, p_on, p_seam, p_cost, p_bits,
          st_t, phase, pos, end, src, la, ua, chosen, g, used, rest, counters, Gst, Vst, Xst, floor, gf,
-         avail, cnt, xs, Hst, rec_bits, rec_seam, rec_cost, node_quota, target):
+         avail, cnt, xs, Hst, topk, kth, p_alive, p_m, p_n, p_best, p_min,
+         rec_bits, rec_seam, rec_cost, node_quota, target):
     """Advance the DFS. Returns DONE, FULL (record buffer full), QUOTA (node quota used) or FOUND.
 
     `budget` is the band's: a partial is pruned when its cost, its own suffix bound and the least
-    the other half must still pay (the cross bound, `mitm_cross`) exceed it.
+    the other half must still pay (the cross bound, `mitm_cross`, or, when the other half's table
+    is already built, its surviving entries, `mitm_partner`) exceed it.
     counters: [leaves, nodes, pruned, recorded]. With target >= 0 nothing is recorded and the walk
     stops with FOUND when leaf number `target` is reached (`chosen` then holds that filling).
     A fresh state has st_t[0] == -2 (the walk has not started).
@@ -245,15 +266,15 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
         t = 0
         g[0] = 0
         xs[0] = 0
-        xs[1] = 0
-        if j_on:
-            for k in range(j_lam.shape[0]):
-                xs[1] += j_lam[k]
         for c in range(ncol):
             avail[c] = x_avail[c]
             cnt[c] = 0
         _enter(0, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
-               x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs, j_on)
+               x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs, j_on,
+               j_lam, j_order, used, topk, kth)
+        if p_on:
+            partner_start(p_cost.shape[0], p_alive, p_n, p_m)
+            p_min[0] = partner_column(0, ncol, p_alive, p_n, p_m, p_seam, p_cost, p_best[0])
         phase[0] = BOTH
         _setup(0, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua,
                budget - floor[0])
@@ -282,8 +303,6 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
             used[b >> 6] &= ~(np.uint64(1) << np.uint64(b & 63))
             if x_on:
                 _unplace_counts(b, cand_d[chosen[t]] if t % rows == rows - 1 else -1, x_shows, avail, cnt, xs)
-                if j_on:
-                    xs[1] += j_lam[b]
             continue
         if phase[t] == EXHAUSTED:
             if t == 0:
@@ -294,8 +313,6 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
             used[b >> 6] &= ~(np.uint64(1) << np.uint64(b & 63))
             if x_on:
                 _unplace_counts(b, cand_d[chosen[t]] if t % rows == rows - 1 else -1, x_shows, avail, cnt, xs)
-                if j_on:
-                    xs[1] += j_lam[b]
             continue
         x = pos[t]
         if x >= end[t]:
@@ -343,12 +360,16 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
             e = _excess_if(b, sc, x_shows, avail, cnt, xs) + x_min
             if e > other:
                 other = e
+        if p_on:
+            partner = p_best[t // rows, cand_d[q]] if i == rows - 1 else p_min[t // rows]
+            if partner > other:
+                other = partner
         if c + np.int32(lb[t + 1, idx]) + other > budget:
             counters[2] += 1
             continue
         if j_on:
             # the joint table: A's remaining cells, B's seam row and the seam still to come, in price
-            # units; minus the prices of the pieces still unused (xs[1], less this piece's)
+            # units, less the prices of the pieces that will fill them (`mitm_lagrange`)
             j = t // rows
             tv = j * (rows + 1) + i + 1
             jbase = rest[t] + cand_r[q] * pw[i] + cand_d[q] * pw[rows + 1]
@@ -363,16 +384,23 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
                     v = gx + np.int64(jt[tv, jbase + xx * pw[rows]])
                     if v < best:
                         best = v
-            if best - (xs[1] - j_lam[b]) > (budget - c) * np.int64(j_unit):
+            # the k largest prices among the unused pieces, once this piece is placed
+            lq = j_lam[b]
+            top = topk[t] - (lq if lq > kth[t] else kth[t])
+            if best - top > (budget - c) * np.int64(j_unit):
                 counters[2] += 1
                 continue
         chosen[t] = q
         used[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
         g[t + 1] = c
+        if p_on and i == rows - 1:
+            j = t // rows
+            partner_advance(j, cand_d[q], p_alive, p_n, p_m, p_seam, p_cost, p_bits, used,
+                            budget - c - np.int32(lb[t + 1, idx]))
+            if j + 1 < width:
+                p_min[j + 1] = partner_column(j + 1, ncol, p_alive, p_n, p_m, p_seam, p_cost, p_best[j + 1])
         if x_on:
             _place_counts(b, cand_d[q] if i == rows - 1 else -1, x_shows, avail, cnt, xs)
-            if j_on:
-                xs[1] -= j_lam[b]
             if i == rows - 1:
                 j = t // rows
                 if not j_on:
@@ -384,7 +412,8 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
         t += 1
         if t < n:
             _enter(t, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
-                   x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs, j_on)
+                   x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs, j_on,
+               j_lam, j_order, used, topk, kth)
             phase[t] = BOTH
             _setup(t, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua,
                    budget - c - floor[t])
@@ -400,6 +429,7 @@ class WalkState:
     words: int
     width: int = 1
     ncol: int = 1
+    partners: int = 0  # entries of the other half's table used for partner pruning
     t: np.ndarray = field(init=False)
     phase: np.ndarray = field(init=False)
     pos: np.ndarray = field(init=False)
@@ -414,6 +444,13 @@ class WalkState:
     counters: np.ndarray = field(init=False)
     Gst: np.ndarray = field(init=False)
     Hst: np.ndarray = field(init=False)
+    topk: np.ndarray = field(init=False)
+    kth: np.ndarray = field(init=False)
+    p_alive: np.ndarray = field(init=False)
+    p_m: np.ndarray = field(init=False)
+    p_n: np.ndarray = field(init=False)
+    p_best: np.ndarray = field(init=False)
+    p_min: np.ndarray = field(init=False)
     Vst: np.ndarray = field(init=False)
     Xst: np.ndarray = field(init=False)
     floor: np.ndarray = field(init=False)
@@ -444,12 +481,21 @@ class WalkState:
         self.gf = np.zeros(size, np.int32)
         self.avail = np.zeros(self.ncol, np.int32)
         self.cnt = np.zeros(self.ncol, np.int32)
-        self.xs = np.zeros(2, np.int64)  # [seam-count excess, prices of the unused pieces]
+        self.xs = np.zeros(1, np.int64)  # the seam-count excess
+        self.topk = np.zeros(size, np.int64)
+        self.kth = np.zeros(size, np.int64)
+        e = max(self.partners, 1)
+        self.p_alive = np.zeros((self.width + 1, e), np.int32)
+        self.p_m = np.zeros((self.width + 1, e), np.int32)
+        self.p_n = np.zeros(self.width + 1, np.int64)
+        self.p_best = np.zeros((self.width, self.ncol), np.int64)
+        self.p_min = np.zeros(self.width + 1, np.int64)
 
     def args(self) -> tuple:
         return (self.t, self.phase, self.pos, self.end, self.src, self.la, self.ua, self.chosen, self.g,
                 self.used, self.rest, self.counters, self.Gst, self.Vst, self.Xst, self.floor, self.gf,
-                self.avail, self.cnt, self.xs, self.Hst)
+                self.avail, self.cnt, self.xs, self.Hst, self.topk, self.kth, self.p_alive, self.p_m, self.p_n,
+                self.p_best, self.p_min)
 
     @property
     def nodes(self) -> int:
@@ -471,12 +517,12 @@ def prepare(half, ncol: int) -> tuple:
     return candidate_index(half.rows, half.cand_ptr, half.cand_l, half.cand_u, ncol)
 
 
-def advance(half, order: tuple, lb: np.ndarray, cross, ncol: int, budget: int, state: WalkState, rec_bits,
-            rec_seam, rec_cost, node_quota: int, target: int = -1) -> int:
+def advance(half, order: tuple, lb: np.ndarray, cross, partners, ncol: int, budget: int, state: WalkState,
+            rec_bits, rec_seam, rec_cost, node_quota: int, target: int = -1) -> int:
     """One call of the kernel on a half: resume `state` until DONE, FULL, QUOTA or FOUND."""
     return walk(half.rows, half.width, ncol, half.seam, half.cand_ptr, half.cand_bit, half.cand_u, half.cand_r,
-                half.cand_d, half.cand_l, half.static, lb, budget, *order, *cross.args(), *state.args(),
-                rec_bits, rec_seam, rec_cost, node_quota, target)
+                half.cand_d, half.cand_l, half.static, lb, budget, *order, *cross.args(), *partners.args(),
+                *state.args(), rec_bits, rec_seam, rec_cost, node_quota, target)
 
 
 __all__ = ["DONE", "FULL", "QUOTA", "FOUND", "candidate_index", "walk", "WalkState", "prepare", "advance"]

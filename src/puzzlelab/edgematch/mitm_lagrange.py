@@ -1,15 +1,18 @@
 """Lagrangian multipliers for the all-different rule, to sharpen the joint bound tables.
 
 The bound tables relax "each piece once": a cheap piece may fill many cells. Pricing every piece
-(lambda_p, added to its cost wherever it is placed) and subtracting the prices of the pieces still
-to place keeps the bound admissible whenever the cells still to fill must use exactly the pieces
-still unused (a band with as many pieces as cells), for any prices:
+(lambda_p, added to its cost wherever it is placed) keeps the bound admissible once the prices of
+the pieces that will fill the k covered cells still to come are subtracted; not knowing which
+pieces those are, subtract the k largest prices among the unused pieces:
 
-    bound = table_lambda(state) - sum(lambda_p for p unused)  <=  cost of any true completion.
+    bound = table_lambda(state) - (sum of the k largest lambda_p, p unused)  <=  true cost,
 
-Good prices push an over-used piece up and an unused one down; they are found once per band by a
-subgradient ascent on the bound of the whole band (Polyak steps towards the completion in hand).
-Costs are kept in integers: a mismatch is worth UNIT, prices are integers of that scale.
+since any true completion puts k distinct unused pieces on those cells. When the table covers the
+whole band and the band has as many pieces as cells, the k largest are simply all unused pieces.
+
+Good prices push an over-used piece up and an unused one down; they are found once per table by
+a subgradient ascent on its bound for the empty band (Polyak steps towards the completion in
+hand). Costs stay integers: a mismatch is worth UNIT, prices are integers of that scale.
 """
 
 from __future__ import annotations
@@ -37,12 +40,21 @@ def fill(v: dict, ncol: int, cost: np.ndarray, unit: int) -> np.ndarray:
     return table
 
 
-def optimise(v: dict, ncol: int, nbits: int, upper: int, iterations: int = ITERATIONS) -> tuple[np.ndarray, int]:
-    """Prices (int64 per piece bit) and the whole-band bound they give, in mismatches (rounded up).
+def top_sum(lam: np.ndarray, k: int) -> tuple[int, np.ndarray]:
+    """Sum of the k largest prices, and which pieces they are (ties: lower bit first)."""
+    order = np.lexsort((np.arange(len(lam)), -lam))[:k]
+    mask = np.zeros(len(lam), bool)
+    mask[order] = True
+    return int(lam[order].sum()), mask
 
-    `v` is a virtual half covering the whole band (`mitm_cross.joint_arrays`); `upper` the cost of a
-    known completion (the target of the Polyak steps).
+
+def optimise(v: dict, ncol: int, nbits: int, upper: int, iterations: int = ITERATIONS) -> tuple[np.ndarray, int]:
+    """Prices (int64 per piece bit) and the bound they give for the empty band, in mismatches (rounded up).
+
+    `v` is a virtual half (`mitm_cross.joint_arrays`) with k cells; `upper` the cost of a known
+    completion (the target of the Polyak steps).
     """
+    k = v["rows"] * v["width"]
     lam_f = np.zeros(nbits)
     best, best_lam = None, np.zeros(nbits, np.int64)
     theta, stall = 1.0, 0
@@ -50,7 +62,8 @@ def optimise(v: dict, ncol: int, nbits: int, upper: int, iterations: int = ITERA
         lam = np.rint(lam_f).astype(np.int64)
         cost = scaled_costs(v["static"], v["bit"], lam, UNIT)
         table = fill(v, ncol, cost, UNIT)
-        value = int(table[0, 0]) - int(lam.sum())
+        top, chosen = top_sum(lam, k)
+        value = int(table[0, 0]) - top
         if value >= BIG // 2:
             break  # no relaxed filling at all
         counts = np.zeros(nbits, np.int64)
@@ -63,7 +76,7 @@ def optimise(v: dict, ncol: int, nbits: int, upper: int, iterations: int = ITERA
             stall += 1
             if stall >= PATIENCE:
                 theta, stall = theta / 2, 0
-        grad = counts - 1
+        grad = counts - chosen.astype(np.int64)
         norm = float((grad * grad).sum())
         if norm == 0 or theta < 1e-4:
             break  # the relaxed optimum uses every piece once: nothing left to price
@@ -73,4 +86,4 @@ def optimise(v: dict, ncol: int, nbits: int, upper: int, iterations: int = ITERA
     return best_lam, max(0, bound)
 
 
-__all__ = ["UNIT", "BIG", "optimise", "scaled_costs", "fill"]
+__all__ = ["UNIT", "BIG", "optimise", "scaled_costs", "fill", "top_sum"]
