@@ -8,15 +8,24 @@
 
 Each block (about 1 MB of records) is encoded on its own: its first record is compared with an
 all-zero record, so any block decodes without the others.
+
+The engine holds records as sort keys (`keys.py`); for states of up to 16 bytes the row filter
+runs on the keys directly (`encode_keys`/`decode_keys`: a key is the row read as an integer, so
+no row array is ever built), with output identical to filtering the rows. A `Codec` may be used
+from several threads at once (each thread gets its own zstd contexts and scratch).
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 import zstandard
 from numba import njit
 
 from puzzlelab.lab.errors import InputError
+
+from .keys import keys_to_rows_into, rows_to_keys_into
 
 CODECS = ("rowfilter-zstd", "zstd", "delta-zstd", "raw", "rowfilter")
 DEFAULT_CODEC = "rowfilter-zstd"
@@ -178,8 +187,165 @@ def delta_decode(data, out):
             out[i, j] = np.uint8((data[i * width + j] + prev) & 255)
 
 
+
+# --- the row filter on sort keys (states of up to 16 bytes) ------------------------------------------
+@njit(cache=True, inline="always")
+def _bswap64(x):
+    x = ((x & np.uint64(0x00FF00FF00FF00FF)) << np.uint64(8)) | ((x >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF))
+    x = ((x & np.uint64(0x0000FFFF0000FFFF)) << np.uint64(16)) | ((x >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF))
+    return (x << np.uint64(32)) | (x >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def _row_value(keys, i, le, width):
+    """The row of key i as a little-endian integer (lo = row bytes 0-7, hi = bytes 8-15)."""
+    if keys.shape[1] == 1:
+        k = keys[i, 0]
+        if le:
+            return k >> np.uint64(8 * (8 - width)), np.uint64(0)
+        return _bswap64(k), np.uint64(0)
+    w0 = keys[i, 0]
+    w1 = keys[i, 1]
+    if not le:
+        return _bswap64(w0), _bswap64(w1)
+    pad = 8 * (16 - width)
+    if pad == 0:
+        return w1, w0
+    return (w1 >> np.uint64(pad)) | (w0 << np.uint64(64 - pad)), w0 >> np.uint64(pad)
+
+
+@njit(cache=True, inline="always")
+def _set_key(keys, i, le, width, lo, hi):
+    """Inverse of _row_value."""
+    if keys.shape[1] == 1:
+        if le:
+            keys[i, 0] = lo << np.uint64(8 * (8 - width))
+        else:
+            keys[i, 0] = _bswap64(lo)
+        return
+    if not le:
+        keys[i, 0] = _bswap64(lo)
+        keys[i, 1] = _bswap64(hi)
+        return
+    pad = 8 * (16 - width)
+    if pad == 0:
+        keys[i, 0] = hi
+        keys[i, 1] = lo
+    else:
+        keys[i, 0] = (hi << np.uint64(pad)) | (lo >> np.uint64(64 - pad))
+        keys[i, 1] = lo << np.uint64(pad)
+
+
+@njit(cache=True, inline="always")
+def _byte_mask(d):
+    """Bit j set when byte j of d is not zero."""
+    t = d | (d >> np.uint64(4))
+    t |= t >> np.uint64(2)
+    t |= t >> np.uint64(1)
+    t &= np.uint64(0x0101010101010101)
+    return (t * np.uint64(0x0102040810204080)) >> np.uint64(56)
+
+
+# popcount of a byte, and the mask of the c low bytes of a word
+_POPC8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+_LOW_BYTES = np.array([(1 << (8 * c)) - 1 if c < 8 else (1 << 64) - 1 for c in range(9)], dtype=np.uint64)
+
+
+@njit(cache=True, nogil=True)
+def rowfilter_encode_keys(keys, le, width, out):
+    """rowfilter_encode of the rows of these keys (width <= 16), straight from the keys. `out` needs
+    8 bytes of room past the encoded length (see Codec.encode_keys)."""
+    n = keys.shape[0]
+    p = 0
+    plo = np.uint64(0)
+    phi = np.uint64(0)
+    for i in range(n):
+        lo, hi = _row_value(keys, i, le, width)
+        dlo = lo ^ plo
+        dhi = hi ^ phi
+        plo = lo
+        phi = hi
+        mlo = _byte_mask(dlo)
+        mask = mlo | (_byte_mask(dhi) << np.uint64(8))
+        m = mask
+        while m >= np.uint64(128):
+            out[p] = np.uint8((m & np.uint64(0x7F)) | np.uint64(0x80))
+            p += 1
+            m >>= np.uint64(7)
+        out[p] = np.uint8(m)
+        p += 1
+        if mask == mlo and (mask & (mask + np.uint64(1))) == 0:
+            # the usual case in sorted data: only the c lowest bytes changed; store 8, keep c
+            for j in range(8):
+                out[p + j] = np.uint8((lo >> np.uint64(8 * j)) & np.uint64(0xFF))
+            p += _POPC8[mask]
+            continue
+        j = 0
+        while mask != np.uint64(0):
+            if mask & np.uint64(1):
+                if j < 8:
+                    out[p] = np.uint8((lo >> np.uint64(8 * j)) & np.uint64(0xFF))
+                else:
+                    out[p] = np.uint8((hi >> np.uint64(8 * (j - 8))) & np.uint64(0xFF))
+                p += 1
+            mask >>= np.uint64(1)
+            j += 1
+    return p
+
+
+@njit(cache=True, nogil=True)
+def rowfilter_decode_keys(data, le, width, keys):
+    """Inverse of rowfilter_encode_keys into keys (n, nwords); returns bytes consumed (-1 if corrupt)."""
+    n = keys.shape[0]
+    size = data.shape[0]
+    p = 0
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    for i in range(n):
+        mask = np.uint64(0)
+        shift = 0
+        while True:
+            if p >= size or shift > 21:
+                return -1
+            b = np.uint64(data[p])
+            p += 1
+            mask |= (b & np.uint64(0x7F)) << np.uint64(shift)
+            shift += 7
+            if b < np.uint64(0x80):
+                break
+        if mask >> np.uint64(width):
+            return -1
+        if mask < np.uint64(256) and (mask & (mask + np.uint64(1))) == 0 and p + 8 <= size:
+            # only the c lowest bytes changed: one 8-byte read, keep c bytes
+            c = _POPC8[mask]
+            v = np.uint64(0)
+            for j in range(8):
+                v |= np.uint64(data[p + j]) << np.uint64(8 * j)
+            keep = _LOW_BYTES[c]
+            lo = (lo & ~keep) | (v & keep)
+            p += c
+        else:
+            j = 0
+            while mask != np.uint64(0):
+                if mask & np.uint64(1):
+                    if p >= size:
+                        return -1
+                    v = np.uint64(data[p])
+                    p += 1
+                    if j < 8:
+                        sh = np.uint64(8 * j)
+                        lo = (lo & ~(np.uint64(0xFF) << sh)) | (v << sh)
+                    else:
+                        sh = np.uint64(8 * (j - 8))
+                        hi = (hi & ~(np.uint64(0xFF) << sh)) | (v << sh)
+                mask >>= np.uint64(1)
+                j += 1
+        _set_key(keys, i, le, width, lo, hi)
+    return p
+
+
 class Codec:
-    """Encode/decode blocks of rows (n, width) uint8 to bytes."""
+    """Encode/decode blocks of rows (n, width) uint8, or of their sort keys, to bytes."""
 
     def __init__(self, name: str = DEFAULT_CODEC, level: int = DEFAULT_LEVEL):
         if name not in CODECS:
@@ -187,8 +353,54 @@ class Codec:
         self.name = name
         self.level = level
         self.zstd = name.endswith("zstd")
-        self._cctx = zstandard.ZstdCompressor(level=level) if self.zstd else None
-        self._dctx = zstandard.ZstdDecompressor() if self.zstd else None
+        self.rowfilter = name.startswith("rowfilter")
+        self._local = threading.local()
+
+    @property
+    def _cctx(self):
+        ctx = getattr(self._local, "cctx", None)
+        if ctx is None:
+            ctx = self._local.cctx = zstandard.ZstdCompressor(level=self.level)
+        return ctx
+
+    @property
+    def _dctx(self):
+        ctx = getattr(self._local, "dctx", None)
+        if ctx is None:
+            ctx = self._local.dctx = zstandard.ZstdDecompressor()
+        return ctx
+
+    def _scratch(self, nbytes: int) -> np.ndarray:
+        buf = getattr(self._local, "buf", None)
+        if buf is None or buf.shape[0] < nbytes:
+            buf = self._local.buf = np.empty(max(nbytes, 1 << 16), dtype=np.uint8)
+        return buf
+
+    def encode_keys(self, keys: np.ndarray, le: bool, width: int) -> bytes:
+        """The encoding of the rows whose sort keys (order le/be) are `keys` (same bytes as encode(rows))."""
+        n = keys.shape[0]
+        if self.rowfilter and width <= 16:
+            buf = self._scratch(n * (width + 3) + 8)
+            filtered = buf[: rowfilter_encode_keys(keys, le, width, buf)]
+            if self.zstd:
+                return self._cctx.compress(filtered.data)
+            return filtered.tobytes()
+        rows = np.empty((n, width), dtype=np.uint8)
+        keys_to_rows_into(keys, le, rows)
+        return self.encode(rows)
+
+    def decode_keys(self, payload: bytes, n: int, width: int, le: bool, out: np.ndarray) -> np.ndarray:
+        """The sort keys of a block's n records into out[:n] (inverse of encode_keys)."""
+        out = out[:n]
+        if self.rowfilter and width <= 16:
+            if self.zstd:
+                payload = self._dctx.decompress(payload)
+            if rowfilter_decode_keys(np.frombuffer(payload, dtype=np.uint8), le, width, out) < 0:
+                raise ValueError("corrupt row-filter block")
+            return out
+        rows = self.decode(payload, n, width)
+        rows_to_keys_into(rows, le, out)
+        return out
 
     def encode(self, rows: np.ndarray) -> bytes:
         rows = np.ascontiguousarray(rows, dtype=np.uint8)

@@ -21,6 +21,10 @@ A **domain** is any object with these attributes (subclass :class:`Domain` for t
     output must depend only on the input rows (deterministic, thread-count independent); children may
     repeat and may include states seen before: the engine deduplicates. The move id is how a path is
     reported: replaying a path applies, at each step, the child with that move id.
+``expand_into(states, parent_hash, out, tags) -> m`` (optional)
+    The children of ``expand``, in the same order, written as rows into ``out[:m]`` with
+    ``tags[j] = parent_hash[parent of child j]``; both buffers hold ``n * max_children`` entries.
+    The engine then reuses its buffers from chunk to chunk and never builds the parent index.
 ``is_goal(states) -> bool[n]`` (optional, ``None`` when absent)
     A goal test over a batch, used by ``search(..., stop_at_goal=True)``.
 ``format_state(row) -> str``, ``parse_state(text) -> row``

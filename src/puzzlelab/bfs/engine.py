@@ -21,8 +21,10 @@ state's parent. Nothing ever looks a state up at random. Stores stay in memory u
 - ``goal``: ``uint8 (g, width)`` target states (used by ``bfs solve``); implies a goal test.
 - ``keep_layers``: keep every depth's states and parent hashes (needed to rebuild paths; default
   True). With False each frontier is dropped once expanded.
-- ``chunk_states``: parents expanded per chunk (default: from the budget, at most 2^20).
+- ``chunk_states``: parents expanded per chunk (default: from the budget, at most 2^22).
 - ``progress``: a progress line per depth on stderr.
+- ``threads``: threads that encode and decode blocks beside the merge (default: numba's thread
+  count, i.e. ``NUMBA_NUM_THREADS``; 1 = none). Outputs do not depend on it.
 
 The result (:class:`SearchResult`) has ``layers``, ``states``, ``max_depth``, ``complete``,
 ``visited_bytes``, ``bits_per_state``, ``parent_bytes``, ``run_bytes``, ``spilled_bytes``,
@@ -40,6 +42,7 @@ import re
 import shutil
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,7 +57,7 @@ from .keys import ORDERS, nwords, row_hash8, rows_to_keys, sort_unique, sort_uni
 from .merge import KeySource, KeyWriter, merge, merge_bytes
 from .storage import BudgetError, MemoryBudget, RecordStore
 
-MAX_CHUNK = 1 << 20
+MAX_CHUNK = 1 << 22
 MIN_CHUNK = 1024
 RUN_DIR_PREFIX = "puzzlelab-bfs-"
 
@@ -254,7 +257,7 @@ class _GoalWatch:
 def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "2G",
            workdir: str | os.PathLike | None = None, codec: str = DEFAULT_CODEC, stop_at_goal: bool = False,
            progress: bool = True, order: str = "le", goal: np.ndarray | None = None, keep_layers: bool = True,
-           chunk_states: int | None = None, zstd_level: int = 3) -> SearchResult:
+           chunk_states: int | None = None, zstd_level: int = 3, threads: int | None = None) -> SearchResult:
     """Layered BFS from domain.start with sort+merge dedup and compressed, spillable stores."""
     if order not in ORDERS:
         raise InputError(f"unknown key byte order {order!r}: expected le or be")
@@ -272,8 +275,20 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "
     le = order == "le"
     block = block_records(width)
     chunk, chunk_bytes = plan_chunk(domain, budget_bytes, chunk_states)
-    writer_bytes = KeyWriter.bytes_needed(block, k, width)
-    need = max(chunk_bytes + writer_bytes + block * width, merge_bytes(2, block, k, width) + 2 * writer_bytes)
+    if threads is None:
+        import numba
+
+        threads = numba.get_num_threads()
+
+    def needs(ahead: int, prefetch: bool) -> tuple[int, int]:
+        wb = KeyWriter.bytes_needed(block, k, width, ahead)
+        return wb, max(chunk_bytes + wb + block * width, merge_bytes(2, block, k, width, prefetch=prefetch) + 2 * wb)
+
+    writer_bytes, need = needs(2, True)
+    if threads <= 1 or budget_bytes < need:  # no codec threads (their buffers do not fit a tiny budget)
+        threads = 1
+        writer_bytes, need = needs(0, False)
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bfs-codec") if threads > 1 else None
     if budget_bytes < need:
         raise BudgetError(f"memory budget {format_size(budget_bytes)} is too small for "
                           f"{domain.name} (width {width} bytes): a chunk of {chunk:,} states and the merge buffers need "
@@ -287,7 +302,7 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "
     c0 = time.process_time()
     try:
         _run(domain, result, mem, codec_obj, le, k, block, chunk, chunk_bytes, writer_bytes, max_depth,
-             stop_at_goal, goal, keep_layers, progress)
+             stop_at_goal, goal, keep_layers, progress, pool)
         if result.goal_row is not None and keep_layers and stop_at_goal:
             from .parents import rebuild_path
 
@@ -298,6 +313,9 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "
     except BaseException:
         result.close()
         raise
+    finally:
+        if pool is not None:
+            pool.shutdown()
     result.time_s = time.perf_counter() - t0
     result.cpu_s = time.process_time() - c0
     result.spilled_bytes = mem.spilled_bytes
@@ -308,7 +326,7 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "
 
 
 def _run(domain, result, mem, codec, le, k, block, chunk, chunk_bytes, writer_bytes, max_depth, stop_at_goal, goal,
-         keep_layers, progress) -> None:
+         keep_layers, progress, pool) -> None:
     width = int(domain.width)
     # the goal is watched even when not stopping at it: layer counts then also report its depth
     watch = _GoalWatch(domain, goal) if (stop_at_goal or getattr(domain, "is_goal", None) is not None) else None
@@ -352,23 +370,26 @@ def _run(domain, result, mem, codec, le, k, block, chunk, chunk_bytes, writer_by
             if max_depth is not None and depth >= max_depth:
                 break
             t_depth = time.perf_counter()
+            t_expand = time.perf_counter()
             runs, children = _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, writer_bytes,
-                                           consume=not keep_layers, depth=depth)
+                                           consume=not keep_layers, depth=depth, pool=pool)
+            t_merge = time.perf_counter()
             if not keep_layers:
                 layer.close()
             run_bytes = sum(r.stored_bytes for r in runs)
             result.runs += len(runs)
             result.children += children
             result.run_bytes += run_bytes
-            runs = _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth)
+            runs = _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth, pool)
             depth += 1
             new_visited = RecordStore(mem, f"visited-{depth}", width, codec, tagged=False)
             new_layer = RecordStore(mem, f"layer-{depth}", width, codec, tagged=True)
-            sources = [KeySource(visited, le, consume=True)] + [KeySource(r, le, consume=True) for r in runs]
-            need = merge_bytes(len(sources), block, k, width) + 2 * writer_bytes
+            sources = [KeySource(visited, le, consume=True, pool=pool)] + [KeySource(r, le, consume=True, pool=pool)
+                                                                           for r in runs]
+            need = merge_bytes(len(sources), block, k, width, prefetch=pool is not None) + 2 * writer_bytes
             mem.reserve(need, f"merging {len(sources)} sorted runs")
-            merge(sources, 0, block, k, width, KeyWriter(new_visited, le, block, k),
-                  KeyWriter(new_layer, le, block, k, on_block=watch))
+            merge(sources, 0, block, k, width, KeyWriter(new_visited, le, block, k, pool=pool),
+                  KeyWriter(new_layer, le, block, k, on_block=watch, pool=pool))
             mem.release(need)
             visited.close()
             for r in runs:
@@ -377,7 +398,8 @@ def _run(domain, result, mem, codec, le, k, block, chunk, chunk_bytes, writer_by
             result.layers.append(layer.count)
             if keep_layers:
                 result.layer_stores.append(layer)
-            _record_depth(result, depth, layer, visited, children, len(runs), run_bytes, mem, t_depth, bar)
+            _record_depth(result, depth, layer, visited, children, len(runs), run_bytes, mem, t_depth, bar,
+                          t_merge - t_expand, time.perf_counter() - t_merge)
     finally:
         bar.close()
     result.visited_bytes = visited.stored_bytes
@@ -387,7 +409,8 @@ def _run(domain, result, mem, codec, le, k, block, chunk, chunk_bytes, writer_by
         layer.close()
 
 
-def _record_depth(result, depth, layer, visited, children, runs, run_bytes, mem, t_depth, bar) -> None:
+def _record_depth(result, depth, layer, visited, children, runs, run_bytes, mem, t_depth, bar, expand_s=0.0,
+                  merge_s=0.0) -> None:
     rec = {
         "depth": depth,
         "new": layer.count,
@@ -400,6 +423,8 @@ def _record_depth(result, depth, layer, visited, children, runs, run_bytes, mem,
         "visited_bytes": visited.stored_bytes,
         "spilled_bytes": mem.spilled_bytes,
         "time_s": time.perf_counter() - t_depth,
+        "expand_time_s": expand_s,
+        "merge_time_s": merge_s,
         "peak_rss_bytes": peak_rss_bytes(),
     }
     result.depths.append(rec)
@@ -409,7 +434,7 @@ def _record_depth(result, depth, layer, visited, children, runs, run_bytes, mem,
              f"spilled {format_size(mem.spilled_bytes)}, rss {format_size(current_rss_bytes())}")
 
 
-def _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, writer_bytes, consume, depth):
+def _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, writer_bytes, consume, depth, pool):
     """Expand every state of `layer` chunk by chunk; returns (sorted deduplicated runs, children)."""
     width = int(domain.width)
     runs: list[RecordStore] = []
@@ -419,21 +444,32 @@ def _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, w
     try:
         parents = np.empty((min(chunk, max(1, layer.count)), width), dtype=np.uint8)
         scratch = np.empty((block, width), dtype=np.uint8)
+        into = getattr(domain, "expand_into", None)
+        if into is not None:  # the children land in buffers reused by every chunk
+            child_rows = np.empty((parents.shape[0] * int(domain.max_children), width), dtype=np.uint8)
+            child_tags = np.empty(child_rows.shape[0], dtype=np.uint8)
         filled = 0
 
         def flush_chunk(n: int) -> None:
             nonlocal children_total
             batch = parents[:n]
-            children, parent_index, _moves = domain.expand(batch)
-            m = children.shape[0]
-            children_total += m
-            if m == 0:
-                return
             phash = row_hash8(batch)
-            ukeys, utags = sort_unique_children(np.ascontiguousarray(children), parent_index, phash, le)
-            del children, parent_index, _moves
+            if into is not None:
+                m = into(batch, phash, child_rows, child_tags)
+                children_total += m
+                if m == 0:
+                    return
+                ukeys, utags = sort_unique(rows_to_keys(child_rows[:m], le), child_tags[:m], width)
+            else:
+                children, parent_index, _moves = domain.expand(batch)
+                m = children.shape[0]
+                children_total += m
+                if m == 0:
+                    return
+                ukeys, utags = sort_unique_children(np.ascontiguousarray(children), parent_index, phash, le)
+                del children, parent_index, _moves
             run = RecordStore(mem, f"run-{depth}-{len(runs)}", width, codec, tagged=True)
-            w = KeyWriter(run, le, block, k)
+            w = KeyWriter(run, le, block, k, pool=pool)
             w.append(ukeys, utags)
             w.flush()
             runs.append(run)
@@ -458,10 +494,12 @@ def _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, w
     return runs, children_total
 
 
-def _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth):
+def _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth, pool):
     """Merge runs in groups until one merge with the visited set fits in the budget."""
     fan_in = 1  # the largest number of runs that merge with the visited set inside the budget
-    while fan_in < len(runs) and merge_bytes(fan_in + 2, block, k, width) + 2 * writer_bytes <= mem.capacity:
+    prefetch = pool is not None
+    while fan_in < len(runs) and merge_bytes(fan_in + 2, block, k, width, prefetch=prefetch) + 2 * writer_bytes \
+            <= mem.capacity:
         fan_in += 1
     size = max(2, fan_in)  # runs merged together per group in a cascade level
     level = 0
@@ -474,10 +512,10 @@ def _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth):
                 grouped.append(group[0])
                 continue
             out = RecordStore(mem, f"run-{depth}-l{level}-{len(grouped)}", width, codec, tagged=True)
-            need = merge_bytes(len(group), block, k, width, visited=False) + writer_bytes
+            need = merge_bytes(len(group), block, k, width, visited=False, prefetch=prefetch) + writer_bytes
             mem.reserve(need, f"merging {len(group)} runs")
-            merge([KeySource(r, le, consume=True) for r in group], -1, block, k, width, None,
-                  KeyWriter(out, le, block, k))
+            merge([KeySource(r, le, consume=True, pool=pool) for r in group], -1, block, k, width, None,
+                  KeyWriter(out, le, block, k, pool=pool))
             mem.release(need)
             for r in group:
                 r.close()

@@ -195,90 +195,156 @@ def child_keys_and_tags(children, parent_index, parent_hash, le, keys, tags):
         tags[i] = parent_hash[parent_index[i]]
 
 
-@njit(cache=True)
-def _pack_tags(keys1, tags, out):
-    """One-word keys whose low byte is free (width <= 7): key | tag."""
-    for i in range(keys1.shape[0]):
-        out[i] = keys1[i] | np.uint64(tags[i])
-
-
-@njit(cache=True)
-def _unpack_dedup(packed, keys1, tags):
-    """Sorted key|tag values -> distinct keys with their smallest tag; returns the count."""
-    m = 0
-    mask = ~np.uint64(255)
-    for i in range(packed.shape[0]):
-        value = packed[i]  # read first: keys1 may be packed itself (in-place use)
-        key = value & mask
-        if m > 0 and keys1[m - 1] == key:
-            continue
-        keys1[m] = key
-        tags[m] = np.uint8(value & np.uint64(255))
-        m += 1
-    return m
-
-
-@njit(cache=True)
-def _scatter_top_byte(keys1, tags, out):
-    """Bucket 8-byte keys by their top byte; inside a bucket store (key << 8) | tag. Returns bucket starts."""
-    n = keys1.shape[0]
-    starts = np.zeros(257, dtype=np.int64)
+@njit(cache=True, nogil=True)
+def _span(keys):
+    """(tz, top) for keys of one or two words read as one number (word 0 high): every bit a key sets
+    lies in [tz, top) (from the OR of all keys)."""
+    n, nw = keys.shape
+    hi = np.uint64(0)
+    lo = np.uint64(0)
     for i in range(n):
-        starts[(keys1[i] >> np.uint64(56)) + 1] += 1
-    for b in range(256):
+        if nw == 1:
+            lo |= keys[i, 0]
+        else:
+            hi |= keys[i, 0]
+            lo |= keys[i, 1]
+    top = 0
+    tz = 0
+    if hi != 0:
+        top = 64
+        x = hi
+        while x != 0:
+            x >>= np.uint64(1)
+            top += 1
+    elif lo != 0:
+        x = lo
+        while x != 0:
+            x >>= np.uint64(1)
+            top += 1
+    if lo != 0:
+        x = lo
+        while (x & np.uint64(1)) == 0:
+            x >>= np.uint64(1)
+            tz += 1
+    elif hi != 0:
+        tz = 64
+        x = hi
+        while (x & np.uint64(1)) == 0:
+            x >>= np.uint64(1)
+            tz += 1
+    return tz, top
+
+
+@njit(cache=True, inline="always")
+def _shr128(h, l, s):
+    """(h:l) >> s for 0 <= s < 128."""
+    if s == 0:
+        return h, l
+    if s >= 64:
+        return np.uint64(0), h >> np.uint64(s - 64)
+    return h >> np.uint64(s), (l >> np.uint64(s)) | (h << np.uint64(64 - s))
+
+
+@njit(cache=True, inline="always")
+def _shl128(h, l, s):
+    if s == 0:
+        return h, l
+    if s >= 64:
+        return l << np.uint64(s - 64), np.uint64(0)
+    return (h << np.uint64(s)) | (l >> np.uint64(64 - s)), l << np.uint64(s)
+
+
+@njit(cache=True, nogil=True)
+def _bucket_pack(keys, tags, parent_index, parent_hash, tz, nbucket_bits, out, starts):
+    """Bucket keys by their top `nbucket_bits` significant bits; inside a bucket store
+    (the 56 low significant bits << 8) | tag. Tags come from parent_hash[parent_index] when given."""
+    n, nw = keys.shape
+    nb = 1 << nbucket_bits
+    low56 = (np.uint64(1) << np.uint64(56)) - np.uint64(1)
+    for b in range(nb + 1):
+        starts[b] = 0
+    for i in range(n):
+        h = keys[i, 0] if nw == 2 else np.uint64(0)
+        h, l = _shr128(h, keys[i, nw - 1], tz)
+        b = np.int64((h << np.uint64(8)) | (l >> np.uint64(56))) if nbucket_bits > 0 else 0
+        starts[b + 1] += 1
+    for b in range(nb):
         starts[b + 1] += starts[b]
-    fill = starts[:256].copy()
+    fill = starts[nb + 1:2 * nb + 1]  # the second half of `starts` is scratch
+    for b in range(nb):
+        fill[b] = starts[b]
     for i in range(n):
-        b = keys1[i] >> np.uint64(56)
-        out[fill[b]] = (keys1[i] << np.uint64(8)) | np.uint64(tags[i])
+        h = keys[i, 0] if nw == 2 else np.uint64(0)
+        h, l = _shr128(h, keys[i, nw - 1], tz)
+        b = np.int64((h << np.uint64(8)) | (l >> np.uint64(56))) if nbucket_bits > 0 else 0
+        t = parent_hash[parent_index[i]] if parent_index.shape[0] > 0 else tags[i]
+        out[fill[b]] = ((l & low56) << np.uint64(8)) | np.uint64(t)
         fill[b] += 1
-    return starts
 
 
-@njit(cache=True)
-def _gather_top_byte(packed, starts, keys1, tags):
-    """Inverse of _scatter_top_byte after each bucket was sorted, dropping duplicate keys."""
+@njit(cache=True, nogil=True)
+def _bucket_unpack(packed, starts, nbucket_bits, tz, keys, tags):
+    """Inverse of _bucket_pack once each bucket is sorted, dropping duplicate keys (the smallest
+    tag of each key comes first). Returns the number of distinct keys."""
+    nb = 1 << nbucket_bits
+    nw = keys.shape[1]
     m = 0
-    for b in range(256):
-        top = np.uint64(b) << np.uint64(56)
+    ph = np.uint64(0)
+    pl = np.uint64(0)
+    for b in range(nb):
+        bh = np.uint64(b) >> np.uint64(8)
+        bl = np.uint64(b) << np.uint64(56)
         for i in range(starts[b], starts[b + 1]):
-            key = top | (packed[i] >> np.uint64(8))
-            if m > 0 and keys1[m - 1] == key:
+            v = packed[i]
+            h, l = _shl128(bh, bl | (v >> np.uint64(8)), tz)
+            if m > 0 and h == ph and l == pl:
                 continue
-            keys1[m] = key
-            tags[m] = np.uint8(packed[i] & np.uint64(255))
+            if nw == 2:
+                keys[m, 0] = h
+            keys[m, nw - 1] = l
+            tags[m] = np.uint8(v & np.uint64(255))
+            ph = h
+            pl = l
             m += 1
     return m
 
 
-@njit(cache=True)
-def child_packed(children, parent_index, parent_hash, le, out):
-    """For states of <= 7 bytes: key | hash of the parent, one uint64 per child."""
-    n, width = children.shape
-    pad = np.uint64(8 * (8 - width))
-    for i in range(n):
-        v = np.uint64(0)
-        if le:
-            for j in range(width - 1, -1, -1):
-                v = (v << np.uint64(8)) | np.uint64(children[i, j])
-        else:
-            for j in range(width):
-                v = (v << np.uint64(8)) | np.uint64(children[i, j])
-        out[i] = (v << pad) | np.uint64(parent_hash[parent_index[i]])
+MAX_BUCKET_BITS = 16
+
+
+def _sort_unique_bucketed(keys, tags, parent_index, parent_hash):
+    """Sorted distinct keys with their smallest tag, for keys of one or two words whose significant
+    bits span at most 56 + MAX_BUCKET_BITS; None when they do not."""
+    n, nw = keys.shape
+    tz, top = _span(keys)
+    span = max(0, top - tz)
+    if nw > 2 or span > 56 + MAX_BUCKET_BITS:
+        return None
+    bits = max(0, span - 56)
+    packed = np.empty(n, dtype=np.uint64)
+    starts = np.empty(2 * (1 << bits) + 1, dtype=np.int64)
+    _bucket_pack(keys, tags, parent_index, parent_hash, tz, bits, packed, starts)
+    if bits == 0:
+        packed.sort()
+    else:
+        bounds = starts[: (1 << bits) + 1]
+        for b in np.flatnonzero(np.diff(bounds) > 1):
+            packed[bounds[b]:bounds[b + 1]].sort()
+    out_t = np.empty(n, dtype=np.uint8) if tags is None or tags.shape[0] != n else tags
+    m = _bucket_unpack(packed, starts, bits, tz, keys, out_t)
+    return keys[:m], out_t[:m]
 
 
 def sort_unique_children(children, parent_index, parent_hash, le: bool) -> tuple[np.ndarray, np.ndarray]:
     """Sorted distinct keys of the children, each with the smallest hash among its parents."""
     m, width = children.shape
-    k = nwords(width)
-    if k == 1 and width <= 7:
-        packed = np.empty(m, dtype=np.uint64)
-        child_packed(children, parent_index, parent_hash, le, packed)
-        packed.sort()
-        tags = np.empty(m, dtype=np.uint8)
-        n = _unpack_dedup(packed, packed, tags)  # in place: output index <= input index
-        return packed[:n].reshape(n, 1), tags[:n]
-    keys = np.empty((m, k), dtype=np.uint64)
+    keys = np.empty((m, nwords(width)), dtype=np.uint64)
+    rows_to_keys_into(children, le, keys)
+    if m > 1:
+        done = _sort_unique_bucketed(keys, np.empty(0, dtype=np.uint8), np.ascontiguousarray(parent_index),
+                                     parent_hash)
+        if done is not None:
+            return done
     tags = np.empty(m, dtype=np.uint8)
     child_keys_and_tags(children, parent_index, parent_hash, le, keys, tags)
     return sort_unique(keys, tags, width)
@@ -287,24 +353,15 @@ def sort_unique_children(children, parent_index, parent_hash, le: bool) -> tuple
 def sort_unique(keys: np.ndarray, tags: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
     """Sort (keys, tags) and drop duplicate keys (smallest tag kept); returns views of the result.
 
-    One-word keys go through numpy's vectorised sort with the tag in the low byte (for 8-byte keys
-    after one bucketing pass on the top byte, which frees a byte); longer keys take the radix sort.
-    Either way the result is the same.
+    Keys whose significant bits span at most 72 bits go through numpy's vectorised sort with the
+    tag in the low byte (after one bucketing pass on the bits above the lowest 56 when needed);
+    longer keys take the radix sort. Either way the result is the same.
     """
     n = keys.shape[0]
-    if keys.shape[1] == 1 and n > 1:
-        keys1 = keys.reshape(-1)
-        packed = np.empty(n, dtype=np.uint64)
-        if width <= 7:
-            _pack_tags(keys1, tags, packed)
-            packed.sort()
-            m = _unpack_dedup(packed, keys1, tags)
-        else:
-            starts = _scatter_top_byte(keys1, tags, packed)
-            for b in np.flatnonzero(np.diff(starts) > 1):
-                packed[starts[b]:starts[b + 1]].sort()
-            m = _gather_top_byte(packed, starts, keys1, tags)
-        return keys[:m], tags[:m]
+    if n > 1:
+        done = _sort_unique_bucketed(keys, tags, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.uint8))
+        if done is not None:
+            return done
     tmp_k = np.empty_like(keys)
     tmp_t = np.empty_like(tags)
     k, t = radix_sort(keys, tags, width, tmp_k, tmp_t)

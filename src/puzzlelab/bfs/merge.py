@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .keys import keys_to_rows_into, rows_to_keys_into
+from .keys import keys_to_rows
 from .storage import RecordStore
 
 
@@ -25,33 +25,6 @@ def _cmp(keys, a, b):
         if x != y:
             return -1 if x < y else 1
     return 0
-
-
-@njit(cache=True, inline="always")
-def _first(hk, hs, a, b):
-    """Heap entry a comes before b: smaller key, ties to the lower input index."""
-    return hk[a] < hk[b] or (hk[a] == hk[b] and hs[a] < hs[b])
-
-
-@njit(cache=True, inline="always")
-def _sift(hk, hs, size, i):
-    while True:
-        left = 2 * i + 1
-        if left >= size:
-            return
-        best = left
-        if left + 1 < size and _first(hk, hs, left + 1, left):
-            best = left + 1
-        if _first(hk, hs, best, i):
-            tk = hk[best]
-            hk[best] = hk[i]
-            hk[i] = tk
-            ts = hs[best]
-            hs[best] = hs[i]
-            hs[i] = ts
-            i = best
-        else:
-            return
 
 
 @njit(cache=True)
@@ -78,130 +51,60 @@ def _limits(keys, pos, end, more):
     return lim
 
 
-@njit(cache=True)
-def _merge1(keys1, tags, pos, lim, old_input, out_vis, out_new, out_tags):
-    """merge_round for one-word keys: a binary heap with the current keys cached in it."""
-    k = pos.shape[0]
-    hk = np.empty(k, dtype=np.uint64)
-    hs = np.empty(k, dtype=np.int64)
-    size = 0
-    for i in range(k):
-        if pos[i] < lim[i]:
-            hk[size] = keys1[pos[i]]
-            hs[size] = i
-            size += 1
-    for i in range(size // 2 - 1, -1, -1):
-        _sift(hk, hs, size, i)
-    nv = 0
-    nn = 0
-    have = False
-    cur = np.uint64(0)
-    cur_old = False
-    cur_tag = np.uint8(0)
-    while size > 0:
-        i = hs[0]
-        key = hk[0]
-        p = pos[i]
-        if have and key == cur:
-            if i == old_input:
-                cur_old = True
-            elif tags[p] < cur_tag:
-                cur_tag = tags[p]
-        else:
-            if have:
-                out_vis[nv] = cur
-                nv += 1
-                if not cur_old:
-                    out_new[nn] = cur
-                    out_tags[nn] = cur_tag
-                    nn += 1
-            have = True
-            cur = key
-            cur_old = i == old_input
-            cur_tag = tags[p]
-        p += 1
-        pos[i] = p
-        if size == 1:
-            # one input left: copy its remaining keys (all distinct and > cur) straight through
-            if p < lim[i]:
-                if have:
-                    out_vis[nv] = cur
-                    nv += 1
-                    if not cur_old:
-                        out_new[nn] = cur
-                        out_tags[nn] = cur_tag
-                        nn += 1
-                old = i == old_input
-                for q in range(p, lim[i] - 1):
-                    out_vis[nv] = keys1[q]
-                    nv += 1
-                    if not old:
-                        out_new[nn] = keys1[q]
-                        out_tags[nn] = tags[q]
-                        nn += 1
-                q = lim[i] - 1
-                cur = keys1[q]
-                cur_old = old
-                cur_tag = tags[q]
-                pos[i] = lim[i]
-            size = 0
-            break
-        if p < lim[i]:
-            hk[0] = keys1[p]
-        else:
-            size -= 1
-            hk[0] = hk[size]
-            hs[0] = hs[size]
-        _sift(hk, hs, size, 0)
-    if have:
-        out_vis[nv] = cur
-        nv += 1
-        if not cur_old:
-            out_new[nn] = cur
-            out_tags[nn] = cur_tag
-            nn += 1
-    return nv, nn
+@njit(cache=True, inline="always")
+def _less(ak, i, bk, j):
+    """ak[i] < bk[j] (keys of any number of words)."""
+    for w in range(ak.shape[1]):
+        x = ak[i, w]
+        y = bk[j, w]
+        if x != y:
+            return x < y
+    return False
 
 
-@njit(cache=True)
-def _union2(ak, at, a0, a1, bk, bt, b0, b1, ok, ot):
-    """Union of two sorted distinct key ranges (smallest tag on equal keys) into ok/ot; returns the count."""
+@njit(cache=True, inline="always")
+def _copy_key(dk, o, sk, i):
+    for w in range(dk.shape[1]):
+        dk[o, w] = sk[i, w]
+
+
+@njit(cache=True, nogil=True)
+def _union2(ak, at, a0, a1, bk, bt, b0, b1, ok, ot, o0):
+    """Union of two sorted distinct key ranges (smallest tag on equal keys) into ok/ot from o0; returns the count."""
     i = a0
     j = b0
-    o = 0
+    o = o0
     while i < a1 and j < b1:
-        x = ak[i]
-        y = bk[j]
-        if x < y:
-            ok[o] = x
+        if _less(ak, i, bk, j):
+            _copy_key(ok, o, ak, i)
             ot[o] = at[i]
             i += 1
-        elif y < x:
-            ok[o] = y
+        elif _less(bk, j, ak, i):
+            _copy_key(ok, o, bk, j)
             ot[o] = bt[j]
             j += 1
         else:
-            ok[o] = x
+            _copy_key(ok, o, ak, i)
             ot[o] = at[i] if at[i] < bt[j] else bt[j]
             i += 1
             j += 1
         o += 1
     while i < a1:
-        ok[o] = ak[i]
+        _copy_key(ok, o, ak, i)
         ot[o] = at[i]
         i += 1
         o += 1
     while j < b1:
-        ok[o] = bk[j]
+        _copy_key(ok, o, bk, j)
         ot[o] = bt[j]
         j += 1
         o += 1
-    return o
+    return o - o0
 
 
-@njit(cache=True)
-def _merge_pairwise(keys1, tags, pos, lim, old_input, out_vis, out_new, out_tags, s1k, s1t, s2k, s2t):
-    """merge_round for one-word keys by two-way merges: the new runs pairwise, then against the visited set."""
+@njit(cache=True, nogil=True)
+def _merge_round_kernel(keys, tags, pos, lim, old_input, out_vis, out_new, out_tags, s1k, s1t, s2k, s2t):
+    """One merge round: the new inputs' segments pairwise (smallest tag kept), then against the old one."""
     k = pos.shape[0]
     seg = np.empty(k + 1, dtype=np.int64)
     nseg = 0
@@ -212,8 +115,8 @@ def _merge_pairwise(keys1, tags, pos, lim, old_input, out_vis, out_new, out_tags
             only = i
     src_k, src_t, dst_k, dst_t = s1k, s1t, s2k, s2t
     if nseg == 1:
-        # a single run: merge it with the visited set straight from the arena
-        src_k, src_t = keys1, tags
+        # a single run: merge it with the old input straight from the arena
+        src_k, src_t = keys, tags
         seg[0] = pos[only]
         seg[1] = lim[only]
     else:
@@ -225,7 +128,7 @@ def _merge_pairwise(keys1, tags, pos, lim, old_input, out_vis, out_new, out_tags
             if i == old_input or pos[i] >= lim[i]:
                 continue
             for p in range(pos[i], lim[i]):
-                s1k[total] = keys1[p]
+                _copy_key(s1k, total, keys, p)
                 s1t[total] = tags[p]
                 total += 1
             nseg += 1
@@ -237,11 +140,11 @@ def _merge_pairwise(keys1, tags, pos, lim, old_input, out_vis, out_new, out_tags
         for g in range(0, nseg, 2):
             if g + 1 < nseg:
                 cnt = _union2(src_k, src_t, seg[g], seg[g + 1], src_k, src_t, seg[g + 1], seg[g + 2],
-                              dst_k[out:], dst_t[out:])
+                              dst_k, dst_t, out)
             else:
                 cnt = seg[g + 1] - seg[g]
                 for p in range(cnt):
-                    dst_k[out + p] = src_k[seg[g] + p]
+                    _copy_key(dst_k, out + p, src_k, seg[g] + p)
                     dst_t[out + p] = src_t[seg[g] + p]
             seg[new_n] = out
             out += cnt
@@ -252,36 +155,34 @@ def _merge_pairwise(keys1, tags, pos, lim, old_input, out_vis, out_new, out_tags
         src_t, dst_t = dst_t, src_t
     j = seg[0] if nseg > 0 else 0
     nc = seg[nseg] if nseg > 0 else 0
-    # 3. against the visited set: every key goes to out_vis, candidates not in it to out_new
+    # 3. against the old input: every key goes to out_vis, candidates not in it to out_new
     v0 = pos[old_input] if old_input >= 0 else 0
     v1 = lim[old_input] if old_input >= 0 else 0
     i = v0
     nv = 0
     nn = 0
     while i < v1 and j < nc:
-        x = keys1[i]
-        y = src_k[j]
-        if x < y:
-            out_vis[nv] = x
+        if _less(keys, i, src_k, j):
+            _copy_key(out_vis, nv, keys, i)
             i += 1
-        elif y < x:
-            out_vis[nv] = y
-            out_new[nn] = y
+        elif _less(src_k, j, keys, i):
+            _copy_key(out_vis, nv, src_k, j)
+            _copy_key(out_new, nn, src_k, j)
             out_tags[nn] = src_t[j]
             nn += 1
             j += 1
         else:
-            out_vis[nv] = x
+            _copy_key(out_vis, nv, keys, i)
             i += 1
             j += 1
         nv += 1
     while i < v1:
-        out_vis[nv] = keys1[i]
+        _copy_key(out_vis, nv, keys, i)
         i += 1
         nv += 1
     while j < nc:
-        out_vis[nv] = src_k[j]
-        out_new[nn] = src_k[j]
+        _copy_key(out_vis, nv, src_k, j)
+        _copy_key(out_new, nn, src_k, j)
         out_tags[nn] = src_t[j]
         nn += 1
         nv += 1
@@ -291,86 +192,7 @@ def _merge_pairwise(keys1, tags, pos, lim, old_input, out_vis, out_new, out_tags
     return nv, nn
 
 
-@njit(cache=True)
-def _mergek(keys, tags, pos, lim, old_input, out_vis, out_new, out_tags):
-    """merge_round for multi-word keys: a binary heap over (key index, input)."""
-    k = pos.shape[0]
-    nw = keys.shape[1]
-    heap = np.empty(k, dtype=np.int64)
-    size = 0
-    for i in range(k):
-        if pos[i] < lim[i]:
-            heap[size] = i
-            size += 1
-
-    def before(a, b):
-        c = _cmp(keys, pos[a], pos[b])
-        return c < 0 or (c == 0 and a < b)
-
-    def sift(i, size):
-        while True:
-            left = 2 * i + 1
-            if left >= size:
-                return
-            best = left
-            if left + 1 < size and before(heap[left + 1], heap[left]):
-                best = left + 1
-            if before(heap[best], heap[i]):
-                t = heap[best]
-                heap[best] = heap[i]
-                heap[i] = t
-                i = best
-            else:
-                return
-
-    for i in range(size // 2 - 1, -1, -1):
-        sift(i, size)
-    nv = 0
-    nn = 0
-    have = False
-    cur = 0
-    cur_old = False
-    cur_tag = np.uint8(0)
-    while size > 0:
-        i = heap[0]
-        p = pos[i]
-        if have and _cmp(keys, p, cur) == 0:
-            if i == old_input:
-                cur_old = True
-            elif tags[p] < cur_tag:
-                cur_tag = tags[p]
-        else:
-            if have:
-                for w in range(nw):
-                    out_vis[nv, w] = keys[cur, w]
-                nv += 1
-                if not cur_old:
-                    for w in range(nw):
-                        out_new[nn, w] = keys[cur, w]
-                    out_tags[nn] = cur_tag
-                    nn += 1
-            have = True
-            cur = p
-            cur_old = i == old_input
-            cur_tag = tags[p]
-        pos[i] = p + 1
-        if pos[i] >= lim[i]:
-            size -= 1
-            heap[0] = heap[size]
-        sift(0, size)
-    if have:
-        for w in range(nw):
-            out_vis[nv, w] = keys[cur, w]
-        nv += 1
-        if not cur_old:
-            for w in range(nw):
-                out_new[nn, w] = keys[cur, w]
-            out_tags[nn] = cur_tag
-            nn += 1
-    return nv, nn
-
-
-def merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tags, scratch=None):
+def merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tags, scratch):
     """Merge what can be merged now; returns (visited written, new written). Advances pos.
 
     Inputs i occupy keys[pos[i]:end[i]]; `more[i]` says a further block follows. Only keys <= the
@@ -379,26 +201,29 @@ def merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tag
     every other key is new unless it is old, and keeps the smallest tag among its copies.
     """
     lim = _limits(keys, pos, end, more)
-    if keys.shape[1] == 1 and scratch is not None:
-        s1k, s1t, s2k, s2t = scratch
-        return _merge_pairwise(keys.reshape(-1), tags, pos, lim, old_input, out_vis.reshape(-1), out_new.reshape(-1),
-                               out_tags, s1k, s1t, s2k, s2t)
-    if keys.shape[1] == 1:
-        return _merge1(keys.reshape(-1), tags, pos, lim, old_input, out_vis.reshape(-1), out_new.reshape(-1),
-                       out_tags)
-    return _mergek(keys, tags, pos, lim, old_input, out_vis, out_new, out_tags)
+    s1k, s1t, s2k, s2t = scratch
+    return _merge_round_kernel(keys, tags, pos, lim, old_input, out_vis, out_new, out_tags, s1k, s1t, s2k, s2t)
 
 
 class KeyWriter:
-    """Collects sorted keys (+ tags) and writes them to a store in blocks of `block` records."""
+    """Collects sorted keys (+ tags) and writes them to a store in encoded blocks of `block` records.
 
-    def __init__(self, store: RecordStore, le: bool, block: int, nwords: int, on_block=None):
+    With a thread pool, blocks are encoded on its threads while the caller goes on (at most
+    `ahead` blocks in flight) and are appended to the store in order, so the store's bytes do not
+    depend on the threads."""
+
+    def __init__(self, store: RecordStore, le: bool, block: int, nwords: int, on_block=None, pool=None,
+                 ahead: int = 2):
         self.store = store
         self.le = le
         self.block = block
-        self.keys = np.empty((block, nwords), dtype=np.uint64)
-        self.tags = np.zeros(block, dtype=np.uint8)
-        self.rows = np.empty((block, store.width), dtype=np.uint8)
+        self.nwords = nwords
+        self.pool = pool
+        self.ahead = ahead if pool is not None else 0
+        self.free = [(np.empty((block, nwords), dtype=np.uint64), np.zeros(block, dtype=np.uint8))
+                     for _ in range(self.ahead + 1)]
+        self.keys, self.tags = self.free.pop()
+        self.pending: list = []  # (future, n, tags, buffers) in block order
         self.n = 0
         self.written = 0
         self.on_block = on_block
@@ -414,43 +239,74 @@ class KeyWriter:
             self.n += take
             i += take
             if self.n == self.block:
-                self.flush()
+                self._emit()
+
+    def _emit(self) -> None:
+        n = self.n
+        if n == 0:
+            return
+        keys = self.keys[:n]
+        tags = self.tags[:n]
+        if self.on_block is not None:
+            self.on_block(keys_to_rows(keys, self.store.width, self.le), tags, self.written)
+        self.written += n
+        self.n = 0
+        if self.pool is None:
+            self.store.append_keys(keys, self.le, tags if self.store.tagged else None)
+            return
+        fut = self.pool.submit(self.store.codec.encode_keys, keys, self.le, self.store.width)
+        self.pending.append((fut, n, (self.keys, self.tags)))
+        while not self.free:
+            self._drain_one()
+        self.keys, self.tags = self.free.pop()
+
+    def _drain_one(self) -> None:
+        fut, n, bufs = self.pending.pop(0)
+        payload = fut.result()
+        self.store.append_encoded(payload, n, bufs[1][:n] if self.store.tagged else None)
+        self.free.append(bufs)
 
     def flush(self) -> None:
-        if self.n == 0:
-            return
-        rows = self.rows[: self.n]
-        keys_to_rows_into(self.keys[: self.n], self.le, rows)
-        tags = self.tags[: self.n]
-        self.store.append_block(rows, tags if self.store.tagged else None)
-        if self.on_block is not None:
-            self.on_block(rows, tags, self.written)
-        self.written += self.n
-        self.n = 0
+        """Write the partial block and wait for every block in flight."""
+        self._emit()
+        while self.pending:
+            self._drain_one()
 
     @staticmethod
-    def bytes_needed(block: int, nwords: int, width: int) -> int:
-        return block * (8 * nwords + 1 + width)
+    def bytes_needed(block: int, nwords: int, width: int, ahead: int = 2) -> int:
+        return (ahead + 1) * block * (8 * nwords + 1) + block * width
 
 
 class KeySource:
-    """Reads a store block by block into a slot of the merge arena (dropping blocks if asked)."""
+    """Reads a store block by block into a slot of the merge arena (dropping blocks if asked).
 
-    def __init__(self, store: RecordStore, le: bool, consume: bool):
+    With a thread pool, the next block is decoded on its threads while the current one is merged."""
+
+    def __init__(self, store: RecordStore, le: bool, consume: bool, pool=None):
         self.store = store
         self.le = le
         self.consume = consume
         self.next_block = 0
+        self.pool = pool
+        self.future = None
+        self.spare = None
 
     def has_more(self) -> bool:
         return self.next_block < len(self.store.blocks)
 
-    def fill(self, keys: np.ndarray, tags: np.ndarray, rows_scratch: np.ndarray) -> int:
+    def _decode(self, i: int, keys: np.ndarray) -> np.ndarray:
+        return self.store.decode_keys(i, self.le, keys)
+
+    def fill(self, keys: np.ndarray, tags: np.ndarray) -> int:
         """Decode the next block into keys/tags (slot views); returns its record count."""
         i = self.next_block
-        rows, t = self.store.decode(i, rows_scratch)
-        n = rows.shape[0]
-        rows_to_keys_into(rows, self.le, keys[:n])
+        if self.future is not None:
+            got = self.future.result()
+            n = got.shape[0]
+            keys[:n] = got
+        else:
+            n = self._decode(i, keys).shape[0]
+        t = self.store.tags_of(i)
         if t is not None:
             tags[:n] = t
         else:
@@ -458,19 +314,30 @@ class KeySource:
         if self.consume:
             self.store.drop(i)
         self.next_block += 1
+        self.future = None
+        if self.pool is not None and self.has_more():
+            if self.spare is None:
+                self.spare = np.empty_like(keys)
+            self.future = self.pool.submit(self._decode, self.next_block, self.spare)
         return n
+
+    @staticmethod
+    def bytes_needed(block: int, nwords: int, prefetch: bool) -> int:
+        return block * 8 * nwords if prefetch else 0
 
 
 def _scratch_records(k: int, block: int, visited: bool) -> int:
-    """Room for the run segments when two or more runs are merged pairwise with the visited set (one-word
-    keys); merges without a visited set (the cascade) use the heap and need none."""
-    return (k - 1) * block if visited and k > 2 else 0
+    """Room for the new inputs' segments when two or more of them are merged pairwise."""
+    new_inputs = k - 1 if visited else k
+    return new_inputs * block if new_inputs >= 2 else 0
 
 
-def merge_bytes(k: int, block: int, nwords: int, width: int, visited: bool = True) -> int:
-    """Working set of a k-input merge: arena, outputs, pairwise scratch (one-word keys), one decode buffer."""
-    scratch = 2 * 9 * _scratch_records(k, block, visited) if nwords == 1 else 0
-    return k * block * (8 * nwords + 1) + k * block * (16 * nwords + 1) + scratch + block * width
+def merge_bytes(k: int, block: int, nwords: int, width: int, visited: bool = True, prefetch: bool = False) -> int:
+    """Working set of a k-input merge: arena, outputs, pairwise scratch, prefetch buffers."""
+    arena = k * block * (8 * nwords + 1)
+    outputs = k * block * (16 * nwords + 1)
+    scratch = 2 * _scratch_records(k, block, visited) * (8 * nwords + 1)
+    return arena + outputs + scratch + k * KeySource.bytes_needed(block, nwords, prefetch)
 
 
 def merge(sources: list[KeySource], old_input: int, block: int, nwords: int, width: int,
@@ -479,23 +346,20 @@ def merge(sources: list[KeySource], old_input: int, block: int, nwords: int, wid
     k = len(sources)
     keys = np.empty((k * block, nwords), dtype=np.uint64)
     tags = np.zeros(k * block, dtype=np.uint8)
-    rows_scratch = np.empty((block, width), dtype=np.uint8)
     pos = np.zeros(k, dtype=np.int64)
     end = np.zeros(k, dtype=np.int64)
     more = np.zeros(k, dtype=np.bool_)
     out_vis = np.empty((k * block, nwords), dtype=np.uint64)
     out_new = np.empty((k * block, nwords), dtype=np.uint64)
     out_tags = np.empty(k * block, dtype=np.uint8)
-    scratch = None
-    if nwords == 1 and old_input >= 0:
-        size = _scratch_records(k, block, old_input >= 0)
-        scratch = (np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint8),
-                   np.empty(size, dtype=np.uint64), np.empty(size, dtype=np.uint8))
+    size = max(1, _scratch_records(k, block, old_input >= 0))
+    scratch = (np.empty((size, nwords), dtype=np.uint64), np.empty(size, dtype=np.uint8),
+               np.empty((size, nwords), dtype=np.uint64), np.empty(size, dtype=np.uint8))
 
     def refill(i: int) -> None:
         base = i * block
         if sources[i].has_more():
-            n = sources[i].fill(keys[base:base + block], tags[base:base + block], rows_scratch)
+            n = sources[i].fill(keys[base:base + block], tags[base:base + block])
             pos[i], end[i] = base, base + n
         else:
             pos[i] = end[i] = base

@@ -127,10 +127,19 @@ class RecordStore:
 
     # -- writing -------------------------------------------------------------------------------
     def append_block(self, rows: np.ndarray, tags: np.ndarray | None = None) -> None:
-        n = rows.shape[0]
+        """Encode and append a block of rows."""
+        if rows.shape[0]:
+            self.append_encoded(self.codec.encode(rows), rows.shape[0], tags)
+
+    def append_keys(self, keys: np.ndarray, le: bool, tags: np.ndarray | None = None) -> None:
+        """Encode and append a block given by its sort keys (same bytes as append_block of its rows)."""
+        if keys.shape[0]:
+            self.append_encoded(self.codec.encode_keys(keys, le, self.width), keys.shape[0], tags)
+
+    def append_encoded(self, payload: bytes, n: int, tags: np.ndarray | None = None) -> None:
+        """Append a block of n records already encoded by this store's codec."""
         if n == 0:
             return
-        payload = self.codec.encode(rows)
         tag_payload = None
         if self.tagged:
             tag_payload = np.ascontiguousarray(tags, dtype=np.uint8).tobytes()
@@ -180,15 +189,31 @@ class RecordStore:
     def block_count(self, i: int) -> int:
         return self.blocks[i][0]
 
-    def payloads(self, i: int) -> tuple[bytes, bytes | None]:
+    def payloads(self, i: int, tags: bool = True) -> tuple[bytes, bytes | None]:
         n, rows_p, tags_p, offset, rl, tl = self.blocks[i]
         if rows_p is not None or offset < 0:
             if rows_p is None:
                 raise RuntimeError(f"block {i} of {self.name} was already dropped")
             return rows_p, tags_p
         rows_p = os.pread(self.fd, rl, offset)
-        tags_p = os.pread(self.fd, tl, offset + rl) if self.tagged else None
+        tags_p = os.pread(self.fd, tl, offset + rl) if self.tagged and tags else None
         return rows_p, tags_p
+
+    def decode_keys(self, i: int, le: bool, out: np.ndarray) -> np.ndarray:
+        """Sort keys of block i into out[:n] (returns that view)."""
+        rows_p, _ = self.payloads(i, tags=False)
+        return self.codec.decode_keys(rows_p, self.blocks[i][0], self.width, le, out)
+
+    def tags_of(self, i: int) -> np.ndarray | None:
+        """The tag bytes of block i (None for an untagged store)."""
+        if not self.tagged:
+            return None
+        n, rows_p, tags_p, offset, rl, tl = self.blocks[i]
+        if tags_p is None:
+            if offset < 0:
+                raise RuntimeError(f"block {i} of {self.name} was already dropped")
+            tags_p = os.pread(self.fd, tl, offset + rl)
+        return np.frombuffer(tags_p, dtype=np.uint8)
 
     def decode(self, i: int, out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
         """Rows (and tags) of block i."""

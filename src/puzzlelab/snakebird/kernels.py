@@ -3,18 +3,26 @@
 A *decoded* state is four small arrays: `cells[s, j]` (cell of segment j of snake s, head first),
 `slen[s]` (0 = the snake has left), `fruit[f]` (1 = still there) and `gpos[g]` (cell of gadget
 slot g's first cell, 0 = destroyed). A *packed* state is the canonical bit string of §9.4 in
-`nbytes` bytes, lowest bit first (byte 0 holds bits 0-7). `expand` turns a batch of packed
-states into their canonical packed successors; everything else here is its building blocks.
+`nbytes` bytes, lowest bit first (byte 0 holds bits 0-7). `expand_range` turns packed states into
+their canonical packed successors; everything else here is its building blocks.
 
-Level constants travel as arrays (see `level.level_arrays`): `params` (sizes), `terrain`
-(ASCII codes), `fruit_at` (fruit index per cell or -1), `gad_off`/`gad_n` (shapes per gadget
-slot), `gad_class` (slots with identical shapes share a class), `tele` (teleporter pairs).
+Level constants travel as one tuple `lv` (see `level_tuple`): `params` (sizes), `flags` (terrain
+properties per cell, the F_* bits), `fruit_at` (fruit index per cell or -1), `gad_off`/`gad_n`
+(shapes per gadget slot), `gad_class` (slots with identical shapes share a class), `tele`
+(teleporter pairs). Scratch memory travels as one tuple `wk` (see `make_work`): the kernels never
+allocate, so they run without numba's reference counting (each array passed or sliced would
+otherwise cost an atomic increment and decrement, which also made two threads slower than one)
+and release the GIL, so callers can expand slices of a batch on several threads.
+
+Occupancy grids are *stamped*: `grid[c] = stamp * 64 + object`, valid only while `grid[c] >> 6`
+equals the current stamp, so a grid is never cleared (objects are numbered 0..63: snakes, then
+gadgets).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 # params indices
 P_H, P_W, P_NS, P_NF, P_NG, P_SML, P_IB, P_LB, P_EXIT, P_NTP, P_BYTES = range(11)
@@ -24,11 +32,59 @@ C_WATER = ord("~")
 C_SPIKES = ord("#")
 C_EMPTY = ord(" ")
 
+# terrain flags per cell
+F_EMPTY = 1  # objects may enter (the stored terrain is a space)
+F_HOLD_SNAKE = 2  # ground: holds snakes up
+F_HOLD_GADGET = 4  # ground or spikes: holds gadgets up
+F_KILL_SNAKE = 8  # water or spikes: a snake falling in dies
+F_KILL_GADGET = 16  # water: a gadget falling in is destroyed
+
 # Physics steps after which a move is declared invalid (a teleport/fall cycle; no real level has one).
 MAX_PHYSICS_STEPS = 100_000
 
+# work tuple indices (make_work)
+W_CELLS0, W_SLEN0, W_FRUIT0, W_GPOS0, W_CELLS, W_SLEN, W_FRUIT, W_GPOS, W_GRID, W_STAMP, W_SUP, W_STACK = range(12)
 
-@njit(cache=True, inline="always")
+
+def _kernel(fn):
+    """Cached, GIL-free numba without reference counting (the kernels never allocate)."""
+    try:
+        return njit(cache=True, nogil=True, _nrt=False)(fn)
+    except (TypeError, KeyError):  # pragma: no cover - a numba without the option
+        return njit(cache=True, nogil=True)(fn)
+
+
+def _inline(fn):
+    try:
+        return njit(cache=True, nogil=True, _nrt=False, inline="always")(fn)
+    except (TypeError, KeyError):  # pragma: no cover
+        return njit(cache=True, nogil=True, inline="always")(fn)
+
+
+def terrain_flags(terrain: np.ndarray) -> np.ndarray:
+    """The F_* bits of every cell from its terrain character code."""
+    t = np.asarray(terrain)
+    flags = np.zeros(t.shape[0], dtype=np.uint8)
+    flags[t == C_EMPTY] |= F_EMPTY
+    flags[t == C_WALL] |= F_HOLD_SNAKE | F_HOLD_GADGET
+    flags[t == C_SPIKES] |= F_HOLD_GADGET | F_KILL_SNAKE
+    flags[t == C_WATER] |= F_KILL_SNAKE | F_KILL_GADGET
+    return flags
+
+
+def make_work(params: np.ndarray) -> tuple:
+    """Scratch buffers for one thread: the parent and child decoded states, a stamped grid, sets."""
+    ns, nf, ng, sml = (int(params[i]) for i in (P_NS, P_NF, P_NG, P_SML))
+    nobj = ns + ng
+    return (np.zeros((ns, sml + 1), dtype=np.int64), np.zeros(ns, dtype=np.int64),
+            np.zeros(max(nf, 1), dtype=np.uint8), np.zeros(max(ng, 1), dtype=np.int64),
+            np.zeros((ns, sml + 1), dtype=np.int64), np.zeros(ns, dtype=np.int64),
+            np.zeros(max(nf, 1), dtype=np.uint8), np.zeros(max(ng, 1), dtype=np.int64),
+            np.zeros(int(params[P_H]) * int(params[P_W]), dtype=np.int64), np.zeros(1, dtype=np.int64),
+            np.zeros(max(nobj, 1), dtype=np.uint8), np.zeros(max(nobj, 1), dtype=np.int64))
+
+
+@_inline
 def _delta(d, w):
     if d == 0:
         return -w
@@ -39,7 +95,7 @@ def _delta(d, w):
     return -1
 
 
-@njit(cache=True)
+@_inline
 def _dir_of(diff, w):
     """Direction code of a cell difference (one of -W, +1, +W, -1)."""
     if diff == -w:
@@ -52,49 +108,51 @@ def _dir_of(diff, w):
 
 
 # ----------------------------------------------------------------------------------------------
-# packing (§9.4)
+# packing (§9.4): at most 128 bits, held in two words while packing
 
 
-@njit(cache=True)
-def _deposit(words, pos, value, nbits):
-    if nbits == 0:
-        return
-    w = pos >> 6
-    off = pos & 63
+@_inline
+def _put(lo, hi, pos, value, nbits):
     v = np.uint64(value)
-    words[w] |= v << np.uint64(off)
-    if off + nbits > 64:
-        words[w + 1] |= v >> np.uint64(64 - off)
+    if nbits == 0:
+        return lo, hi
+    if pos >= 64:
+        hi |= v << np.uint64(pos - 64)
+    else:
+        lo |= v << np.uint64(pos)
+        if pos + nbits > 64:
+            hi |= v >> np.uint64(64 - pos)
+    return lo, hi
 
 
-@njit(cache=True)
-def _extract(words, pos, nbits):
+@_inline
+def _get(lo, hi, pos, nbits):
     if nbits == 0:
         return np.uint64(0)
-    w = pos >> 6
-    off = pos & 63
-    v = words[w] >> np.uint64(off)
-    if off + nbits > 64:
-        v |= words[w + 1] << np.uint64(64 - off)
+    if pos >= 64:
+        v = hi >> np.uint64(pos - 64)
+    else:
+        v = lo >> np.uint64(pos)
+        if pos + nbits > 64:
+            v |= hi << np.uint64(64 - pos)
     if nbits < 64:
         v &= (np.uint64(1) << np.uint64(nbits)) - np.uint64(1)
     return v
 
 
-@njit(cache=True)
-def pack(params, cells, slen, fruit, gpos, words, out):
-    """Write the (already canonical) decoded state into `out` (nbytes uint8). `words` is scratch."""
+@_kernel
+def pack(params, cells, slen, fruit, gpos, out):
+    """Write the (already canonical) decoded state into `out` (nbytes uint8)."""
     w = params[P_W]
     ns = params[P_NS]
     nf = params[P_NF]
     ng = params[P_NG]
-    sml = params[P_SML]
     ib = params[P_IB]
     lb = params[P_LB]
     nbytes = params[P_BYTES]
-    for i in range(words.shape[0]):
-        words[i] = 0
-    tail_bits = 2 * (sml - 1)
+    tail_bits = 2 * (params[P_SML] - 1)
+    lo = np.uint64(0)
+    hi = np.uint64(0)
     pos = 0
     for s in range(ns):
         L = slen[s]
@@ -103,68 +161,62 @@ def pack(params, cells, slen, fruit, gpos, words, out):
             # link j joins segment j+1 to segment j; the newest link (j = 0) goes in the lowest bits
             for j in range(L - 2, -1, -1):
                 tail = (tail << np.uint64(2)) | np.uint64(_dir_of(cells[s, j] - cells[s, j + 1], w))
-            _deposit(words, pos, tail, tail_bits)
-            _deposit(words, pos + tail_bits, cells[s, 0], ib)
-            _deposit(words, pos + tail_bits + ib, L, lb)
+            lo, hi = _put(lo, hi, pos, tail, tail_bits)
+            lo, hi = _put(lo, hi, pos + tail_bits, cells[s, 0], ib)
+            lo, hi = _put(lo, hi, pos + tail_bits + ib, L, lb)
         pos += tail_bits + ib + lb
     for f in range(nf):
         if fruit[f]:
-            _deposit(words, pos, 1, 1)
+            lo, hi = _put(lo, hi, pos, 1, 1)
         pos += 1
     for g in range(ng):
-        _deposit(words, pos, gpos[g], ib)
+        lo, hi = _put(lo, hi, pos, gpos[g], ib)
         pos += ib
-    for b in range(nbytes):
-        out[b] = np.uint8((words[b >> 3] >> np.uint64((b & 7) * 8)) & np.uint64(0xFF))
+    for b in range(min(nbytes, 8)):
+        out[b] = np.uint8((lo >> np.uint64(8 * b)) & np.uint64(0xFF))
+    for b in range(8, nbytes):
+        out[b] = np.uint8((hi >> np.uint64(8 * (b - 8))) & np.uint64(0xFF))
 
 
-@njit(cache=True)
-def unpack(params, state, words, cells, slen, fruit, gpos):
+@_kernel
+def unpack(params, state, cells, slen, fruit, gpos):
     """Decode a packed state into the decoded arrays."""
     w = params[P_W]
     ns = params[P_NS]
     nf = params[P_NF]
     ng = params[P_NG]
-    sml = params[P_SML]
     ib = params[P_IB]
     lb = params[P_LB]
     nbytes = params[P_BYTES]
-    for i in range(words.shape[0]):
-        words[i] = 0
-    for b in range(nbytes):
-        words[b >> 3] |= np.uint64(state[b]) << np.uint64((b & 7) * 8)
-    tail_bits = 2 * (sml - 1)
+    tail_bits = 2 * (params[P_SML] - 1)
+    lo = np.uint64(0)
+    hi = np.uint64(0)
+    for b in range(min(nbytes, 8)):
+        lo |= np.uint64(state[b]) << np.uint64(8 * b)
+    for b in range(8, nbytes):
+        hi |= np.uint64(state[b]) << np.uint64(8 * (b - 8))
     pos = 0
     for s in range(ns):
-        tail = _extract(words, pos, tail_bits)
-        head = np.int64(_extract(words, pos + tail_bits, ib))
-        L = np.int64(_extract(words, pos + tail_bits + ib, lb))
+        tail = _get(lo, hi, pos, tail_bits)
+        L = np.int64(_get(lo, hi, pos + tail_bits + ib, lb))
         slen[s] = L
         if L > 0:
-            cells[s, 0] = head
+            c = np.int64(_get(lo, hi, pos + tail_bits, ib))
+            cells[s, 0] = c
             for j in range(1, L):
-                d = np.int64((tail >> np.uint64(2 * (j - 1))) & np.uint64(3))
-                cells[s, j] = cells[s, j - 1] - _delta(d, w)
+                c -= _delta(np.int64(tail & np.uint64(3)), w)
+                tail >>= np.uint64(2)
+                cells[s, j] = c
         pos += tail_bits + ib + lb
     for f in range(nf):
-        fruit[f] = np.uint8(_extract(words, pos, 1))
+        fruit[f] = np.uint8(_get(lo, hi, pos, 1))
         pos += 1
     for g in range(ng):
-        gpos[g] = np.int64(_extract(words, pos, ib))
+        gpos[g] = np.int64(_get(lo, hi, pos, ib))
         pos += ib
 
 
-@njit(cache=True)
-def _snake_less(cells, slen, a, b):
-    """Canonical snake order: gone snakes first, then by head cell (heads of live snakes differ)."""
-    la = slen[a]
-    lb = slen[b]
-    if la == 0 or lb == 0:
-        return la == 0 and lb != 0
-    return cells[a, 0] < cells[b, 0]
-
-
-@njit(cache=True)
+@_kernel
 def canonicalize(params, gad_class, cells, slen, gpos, perm_s, perm_g):
     """Sort snakes (gone first, then by head) and, within each shape class, gadgets by position.
 
@@ -172,18 +224,21 @@ def canonicalize(params, gad_class, cells, slen, gpos, perm_s, perm_g):
     """
     ns = params[P_NS]
     ng = params[P_NG]
-    sml = params[P_SML]
-    # insertion sort of snakes (at most a handful)
+    width = cells.shape[1]
     for i in range(1, ns):
         j = i
-        while j > 0 and _snake_less(cells, slen, j, j - 1):
-            for k in range(sml):
+        while j > 0:
+            a = slen[j]
+            b = slen[j - 1]
+            # gone snakes first, then by head cell (heads of live snakes differ)
+            if not ((a == 0 and b != 0) or (a != 0 and b != 0 and cells[j, 0] < cells[j - 1, 0])):
+                break
+            for k in range(width):
                 t = cells[j, k]
                 cells[j, k] = cells[j - 1, k]
                 cells[j - 1, k] = t
-            t = slen[j]
-            slen[j] = slen[j - 1]
-            slen[j - 1] = t
+            slen[j] = b
+            slen[j - 1] = a
             t = perm_s[j]
             perm_s[j] = perm_s[j - 1]
             perm_s[j - 1] = t
@@ -201,43 +256,46 @@ def canonicalize(params, gad_class, cells, slen, gpos, perm_s, perm_g):
 
 
 # ----------------------------------------------------------------------------------------------
-# occupancy: a stamped grid, so it never needs clearing (occ_gen[c] == gen means occ_obj[c] is valid)
+# occupancy
 
 
-@njit(cache=True)
-def _build_occ(params, gad_off, gad_n, cells, slen, gpos, occ_obj, occ_gen, gen):
+@_inline
+def _occ(grid, stamp, c):
+    """Object at cell c in the grid of this stamp, or -1."""
+    v = grid[c]
+    if (v >> 6) == stamp:
+        return v & 63
+    return -1
+
+
+@_kernel
+def _build_grid(lv, cells, slen, gpos, grid, stamp_box):
+    """Stamp every object's cells into the grid; returns the new stamp."""
+    params, flags, fruit_at, gad_off, gad_n, gad_class, tele = lv
     ns = params[P_NS]
     ng = params[P_NG]
+    stamp_box[0] += 1
+    stamp = stamp_box[0]
+    base = stamp << 6
     for s in range(ns):
         for j in range(slen[s]):
-            c = cells[s, j]
-            occ_obj[c] = s
-            occ_gen[c] = gen
+            grid[cells[s, j]] = base + s
     for g in range(ng):
         p = gpos[g]
         if p != 0:
             for j in range(gad_n[g]):
-                c = p + gad_off[g, j]
-                occ_obj[c] = ns + g
-                occ_gen[c] = gen
+                grid[p + gad_off[g, j]] = base + ns + g
+    return stamp
 
 
-@njit(cache=True, inline="always")
-def _occ(occ_obj, occ_gen, gen, c):
-    if occ_gen[c] == gen:
-        return occ_obj[c]
-    return -1
-
-
-@njit(cache=True, inline="always")
+@_inline
 def _fruit_here(fruit_at, fruit, c):
     f = fruit_at[c]
     return f >= 0 and fruit[f] != 0
 
 
-@njit(cache=True)
-def _translate(params, cells, slen, gpos, obj, delta):
-    ns = params[P_NS]
+@_inline
+def _translate(ns, cells, slen, gpos, obj, delta):
     if obj < ns:
         for j in range(slen[obj]):
             cells[obj, j] += delta
@@ -245,15 +303,15 @@ def _translate(params, cells, slen, gpos, obj, delta):
         gpos[obj - ns] += delta
 
 
-@njit(cache=True)
-def _overlap(params, tele, gad_off, gad_n, cells, slen, gpos, out):
-    """out[obj, half] = 1 when any cell of obj lies on that teleporter half (half = 2*pair + side)."""
+@_kernel
+def overlap_mask(lv, cells, slen, gpos):
+    """Bit (half * nobj + obj) set when any cell of obj lies on that teleporter half (half = 2*pair + side)."""
+    params, flags, fruit_at, gad_off, gad_n, gad_class, tele = lv
     ns = params[P_NS]
     ng = params[P_NG]
     ntp = params[P_NTP]
-    for o in range(ns + ng):
-        for h in range(2 * ntp):
-            out[o, h] = 0
+    nobj = ns + ng
+    mask = np.int64(0)
     for p in range(ntp):
         for side in range(2):
             t = tele[p, side]
@@ -261,122 +319,25 @@ def _overlap(params, tele, gad_off, gad_n, cells, slen, gpos, out):
             for s in range(ns):
                 for j in range(slen[s]):
                     if cells[s, j] == t:
-                        out[s, h] = 1
+                        mask |= np.int64(1) << np.int64(h * nobj + s)
             for g in range(ng):
                 q = gpos[g]
                 if q != 0:
                     for j in range(gad_n[g]):
                         if q + gad_off[g, j] == t:
-                            out[ns + g, h] = 1
+                            mask |= np.int64(1) << np.int64(h * nobj + ns + g)
+    return mask
 
 
-@njit(cache=True)
-def make_scratch(params):
-    """Scratch buffers for apply_move: occupancy grid + stamp, push set, stack, overlap tables."""
-    ns = params[P_NS]
-    ng = params[P_NG]
-    n = params[P_H] * params[P_W]
-    nobj = ns + ng
-    occ_obj = np.zeros(n, dtype=np.int32)
-    occ_gen = np.zeros(n, dtype=np.int64)
-    inset = np.zeros(nobj, dtype=np.uint8)
-    stack = np.zeros(nobj, dtype=np.int32)
-    halves = max(2 * params[P_NTP], 1)
-    prev = np.zeros((nobj, halves), dtype=np.uint8)
-    cur = np.zeros((nobj, halves), dtype=np.uint8)
-    gen = np.zeros(1, dtype=np.int64)
-    return occ_obj, occ_gen, inset, stack, prev, cur, gen
+# ----------------------------------------------------------------------------------------------
+# physics (§5)
 
 
-@njit(cache=True)
-def apply_move(params, terrain, fruit_at, gad_off, gad_n, tele, cells, slen, fruit, gpos, k, d,
-               occ_obj, occ_gen, inset, stack, prev, cur, gen):
-    """Play snake k in direction d (0 U, 1 R, 2 D, 3 L) on the decoded state, in place, then run
-    the physics. Returns False when the move is impossible or kills a snake (state then garbage)."""
-    w = params[P_W]
-    ns = params[P_NS]
-    ng = params[P_NG]
-    ntp = params[P_NTP]
-    nobj = ns + ng
-    L = slen[k]
-    if L == 0:
-        return False
-    delta = _delta(d, w)
-    t = cells[k, 0] + delta
-    if ntp > 0:
-        _overlap(params, tele, gad_off, gad_n, cells, slen, gpos, prev)
-
-    f = fruit_at[t]
-    if f >= 0 and fruit[f] != 0:
-        # 1. eat: grow at the head, nothing else moves
-        for j in range(L, 0, -1):
-            cells[k, j] = cells[k, j - 1]
-        cells[k, 0] = t
-        slen[k] = L + 1
-        fruit[f] = 0
-    else:
-        gen[0] += 1
-        g0 = gen[0]
-        _build_occ(params, gad_off, gad_n, cells, slen, gpos, occ_obj, occ_gen, g0)
-        if terrain[t] == C_EMPTY and _occ(occ_obj, occ_gen, g0, t) < 0:
-            # 2. step (the own tail cell counts as occupied)
-            for j in range(L - 1, 0, -1):
-                cells[k, j] = cells[k, j - 1]
-            cells[k, 0] = t
-        else:
-            # 3. push, judged with the mover's last segment removed
-            occ_gen[cells[k, L - 1]] = 0
-            o = _occ(occ_obj, occ_gen, g0, t)
-            if o < 0 or o == k:
-                return False
-            for i in range(nobj):
-                inset[i] = 0
-            inset[o] = 1
-            stack[0] = o
-            top = 1
-            while top > 0:
-                top -= 1
-                x = stack[top]
-                if x < ns:
-                    for j in range(slen[x]):
-                        n = cells[x, j] + delta
-                        if terrain[n] != C_EMPTY or _fruit_here(fruit_at, fruit, n):
-                            return False
-                        y = _occ(occ_obj, occ_gen, g0, n)
-                        if y >= 0 and inset[y] == 0:
-                            if y == k:
-                                return False
-                            inset[y] = 1
-                            stack[top] = y
-                            top += 1
-                else:
-                    g = x - ns
-                    for j in range(gad_n[g]):
-                        n = gpos[g] + gad_off[g, j] + delta
-                        if terrain[n] != C_EMPTY or _fruit_here(fruit_at, fruit, n):
-                            return False
-                        y = _occ(occ_obj, occ_gen, g0, n)
-                        if y >= 0 and inset[y] == 0:
-                            if y == k:
-                                return False
-                            inset[y] = 1
-                            stack[top] = y
-                            top += 1
-            for j in range(L - 1, 0, -1):
-                cells[k, j] = cells[k, j - 1]
-            cells[k, 0] = t
-            for x in range(nobj):
-                if inset[x]:
-                    _translate(params, cells, slen, gpos, x, delta)
-    return physics(params, terrain, fruit_at, gad_off, gad_n, tele, cells, slen, fruit, gpos,
-                   occ_obj, occ_gen, inset, prev, cur, gen)
-
-
-@njit(cache=True)
-def physics(params, terrain, fruit_at, gad_off, gad_n, tele, cells, slen, fruit, gpos,
-            occ_obj, occ_gen, supported, prev, cur, gen):
+@_kernel
+def physics(lv, cells, slen, fruit, gpos, prev, grid, stamp_box, supported):
     """§5: exits, edge-triggered teleports, support, falling; repeat until everything rests.
-    `prev` holds the teleporter overlaps from before the move. False if a snake dies."""
+    `prev` is the teleporter overlap mask from before the move. False if a snake dies."""
+    params, flags, fruit_at, gad_off, gad_n, gad_class, tele = lv
     w = params[P_W]
     ns = params[P_NS]
     nf = params[P_NF]
@@ -395,17 +356,11 @@ def physics(params, terrain, fruit_at, gad_off, gad_n, tele, cells, slen, fruit,
                     slen[s] = 0
         # 2. teleports: new arrivals on a half, relative to the previous check
         if ntp > 0:
-            _overlap(params, tele, gad_off, gad_n, cells, slen, gpos, cur)
-            arrivals = False
-            for o in range(nobj):
-                for h in range(2 * ntp):
-                    if cur[o, h] != 0 and prev[o, h] == 0:
-                        arrivals = True
-            moved = False
-            if arrivals:
-                gen[0] += 1
-                g0 = gen[0]
-                _build_occ(params, gad_off, gad_n, cells, slen, gpos, occ_obj, occ_gen, g0)
+            cur = overlap_mask(lv, cells, slen, gpos)
+            arrivals = cur & ~prev
+            if arrivals != 0:
+                stamp = _build_grid(lv, cells, slen, gpos, grid, stamp_box)  # one snapshot for the step
+                moved = False
                 for p in range(ntp):
                     for side in range(2):
                         h = 2 * p + side
@@ -413,43 +368,38 @@ def physics(params, terrain, fruit_at, gad_off, gad_n, tele, cells, slen, fruit,
                         if side == 1:
                             shift = -shift
                         for o in range(nobj):
-                            if cur[o, h] == 0 or prev[o, h] != 0:
+                            if (arrivals >> np.int64(h * nobj + o)) & 1 == 0:
                                 continue
                             ok = True
                             if o < ns:
                                 for j in range(slen[o]):
                                     c = cells[o, j] + shift
-                                    if (terrain[c] != C_EMPTY or _occ(occ_obj, occ_gen, g0, c) >= 0
-                                            or _fruit_here(fruit_at, fruit, c)):
+                                    if (flags[c] & F_EMPTY) == 0 or _occ(grid, stamp, c) >= 0 \
+                                            or _fruit_here(fruit_at, fruit, c):
                                         ok = False
                                         break
                             else:
                                 g = o - ns
                                 for j in range(gad_n[g]):
                                     c = gpos[g] + gad_off[g, j] + shift
-                                    if (terrain[c] != C_EMPTY or _occ(occ_obj, occ_gen, g0, c) >= 0
-                                            or _fruit_here(fruit_at, fruit, c)):
+                                    if (flags[c] & F_EMPTY) == 0 or _occ(grid, stamp, c) >= 0 \
+                                            or _fruit_here(fruit_at, fruit, c):
                                         ok = False
                                         break
                             if ok:
-                                _translate(params, cells, slen, gpos, o, shift)
+                                _translate(ns, cells, slen, gpos, o, shift)
                                 moved = True
-            if moved:
-                _overlap(params, tele, gad_off, gad_n, cells, slen, gpos, prev)
-                continue
-            for o in range(nobj):
-                for h in range(2 * ntp):
-                    prev[o, h] = cur[o, h]
-        # 3. support: grounded objects, then objects resting on supported objects
-        gen[0] += 1
-        g0 = gen[0]
-        _build_occ(params, gad_off, gad_n, cells, slen, gpos, occ_obj, occ_gen, g0)
+                if moved:
+                    prev = overlap_mask(lv, cells, slen, gpos)
+                    continue
+            prev = cur
+        # 3. support: grounded objects (terrain or fruit below), then objects resting on supported ones
         all_ok = True
         for s in range(ns):
             sup = slen[s] == 0
             for j in range(slen[s]):
                 b = cells[s, j] + w
-                if terrain[b] == C_WALL or _fruit_here(fruit_at, fruit, b):
+                if (flags[b] & F_HOLD_SNAKE) != 0 or _fruit_here(fruit_at, fruit, b):
                     sup = True
                     break
             supported[s] = 1 if sup else 0
@@ -461,7 +411,7 @@ def physics(params, terrain, fruit_at, gad_off, gad_n, tele, cells, slen, fruit,
             if not sup:
                 for j in range(gad_n[g]):
                     b = q + gad_off[g, j] + w
-                    if terrain[b] == C_WALL or terrain[b] == C_SPIKES or _fruit_here(fruit_at, fruit, b):
+                    if (flags[b] & F_HOLD_GADGET) != 0 or _fruit_here(fruit_at, fruit, b):
                         sup = True
                         break
             supported[ns + g] = 1 if sup else 0
@@ -469,6 +419,7 @@ def physics(params, terrain, fruit_at, gad_off, gad_n, tele, cells, slen, fruit,
                 all_ok = False
         if all_ok:
             return True
+        stamp = _build_grid(lv, cells, slen, gpos, grid, stamp_box)
         changed = True
         while changed:
             changed = False
@@ -478,14 +429,14 @@ def physics(params, terrain, fruit_at, gad_off, gad_n, tele, cells, slen, fruit,
                 sup = False
                 if o < ns:
                     for j in range(slen[o]):
-                        y = _occ(occ_obj, occ_gen, g0, cells[o, j] + w)
+                        y = _occ(grid, stamp, cells[o, j] + w)
                         if y >= 0 and y != o and supported[y]:
                             sup = True
                             break
                 else:
                     g = o - ns
                     for j in range(gad_n[g]):
-                        y = _occ(occ_obj, occ_gen, g0, gpos[g] + gad_off[g, j] + w)
+                        y = _occ(grid, stamp, gpos[g] + gad_off[g, j] + w)
                         if y >= 0 and y != o and supported[y]:
                             sup = True
                             break
@@ -501,113 +452,190 @@ def physics(params, terrain, fruit_at, gad_off, gad_n, tele, cells, slen, fruit,
         # 4. fall one row together; snakes on hazards die (move invalid), gadgets in water vanish
         for o in range(nobj):
             if supported[o] == 0:
-                _translate(params, cells, slen, gpos, o, w)
+                _translate(ns, cells, slen, gpos, o, w)
         for o in range(nobj):
             if supported[o] != 0:
                 continue
             if o < ns:
                 for j in range(slen[o]):
-                    tc = terrain[cells[o, j]]
-                    if tc == C_WATER or tc == C_SPIKES:
+                    if (flags[cells[o, j]] & F_KILL_SNAKE) != 0:
                         return False
             else:
                 g = o - ns
                 for j in range(gad_n[g]):
-                    if terrain[gpos[g] + gad_off[g, j]] == C_WATER:
+                    if (flags[gpos[g] + gad_off[g, j]] & F_KILL_GADGET) != 0:
                         gpos[g] = 0
                         break
     return False
 
 
 # ----------------------------------------------------------------------------------------------
-# batch expansion
+# one move (§4)
 
 
-@njit(cache=True)
-def _expand_block(params, terrain, fruit_at, gad_off, gad_n, gad_class, tele, states, lo, hi,
-                  out, valid):
+@_kernel
+def try_move(lv, wk, k, d, grid0, stamp0, tele0):
+    """Play snake k in direction d (0 U, 1 R, 2 D, 3 L) from the parent in wk[W_*0] into the child
+    arrays wk[W_CELLS..W_GPOS], then run the physics. `grid0`/`stamp0` is the parent's occupancy
+    and `tele0` its teleporter overlap. False when the move is impossible or kills a snake."""
+    params, flags, fruit_at, gad_off, gad_n, gad_class, tele = lv
+    cells0 = wk[W_CELLS0]
+    slen0 = wk[W_SLEN0]
+    fruit0 = wk[W_FRUIT0]
+    gpos0 = wk[W_GPOS0]
+    cells = wk[W_CELLS]
+    slen = wk[W_SLEN]
+    fruit = wk[W_FRUIT]
+    gpos = wk[W_GPOS]
+    inset = wk[W_SUP]
+    stack = wk[W_STACK]
+    w = params[P_W]
     ns = params[P_NS]
     nf = params[P_NF]
     ng = params[P_NG]
-    sml = params[P_SML]
-    nbytes = params[P_BYTES]
-    nwords = (nbytes + 7) // 8 + 1
-    words = np.zeros(nwords, dtype=np.uint64)
-    cells0 = np.zeros((ns, sml + 1), dtype=np.int64)
-    slen0 = np.zeros(ns, dtype=np.int64)
-    fruit0 = np.zeros(max(nf, 1), dtype=np.uint8)
-    gpos0 = np.zeros(max(ng, 1), dtype=np.int64)
-    cells = np.zeros((ns, sml + 1), dtype=np.int64)
-    slen = np.zeros(ns, dtype=np.int64)
-    fruit = np.zeros(max(nf, 1), dtype=np.uint8)
-    gpos = np.zeros(max(ng, 1), dtype=np.int64)
-    perm_s = np.zeros(ns, dtype=np.int64)
-    perm_g = np.zeros(max(ng, 1), dtype=np.int64)
-    occ_obj, occ_gen, inset, stack, prev, cur, gen = make_scratch(params)
-    nm = 4 * ns
-    for i in range(lo, hi):
-        unpack(params, states[i], words, cells0, slen0, fruit0, gpos0)
-        for k in range(ns):
-            for d in range(4):
-                slot = i * nm + 4 * k + d
-                valid[slot] = 0
-                if slen0[k] == 0:
-                    continue
-                cells[:, :] = cells0
-                slen[:] = slen0
-                fruit[:] = fruit0
-                gpos[:] = gpos0
-                ok = apply_move(params, terrain, fruit_at, gad_off, gad_n, tele, cells, slen, fruit, gpos, k, d,
-                                occ_obj, occ_gen, inset, stack, prev, cur, gen)
-                if ok:
-                    canonicalize(params, gad_class, cells, slen, gpos, perm_s, perm_g)
-                    pack(params, cells, slen, fruit, gpos, words, out[slot])
-                    valid[slot] = 1
+    nobj = ns + ng
+    L = slen0[k]
+    if L == 0:
+        return False
+    delta = _delta(d, w)
+    t = cells0[k, 0] + delta
+    f = fruit_at[t]
+    eat = f >= 0 and fruit0[f] != 0
+    step = False
+    npush = 0
+    if not eat:
+        o = _occ(grid0, stamp0, t)
+        if (flags[t] & F_EMPTY) != 0 and o < 0:
+            step = True  # the own tail cell counts as occupied
+        else:
+            # push, judged with the mover's last segment removed
+            tail = cells0[k, L - 1]
+            if o < 0 or o == k or t == tail:
+                return False
+            for i in range(nobj):
+                inset[i] = 0
+            inset[o] = 1
+            stack[0] = o
+            top = 1
+            stack_n = 1
+            while top > 0:
+                top -= 1
+                x = stack[top]
+                if x < ns:
+                    for j in range(slen0[x]):
+                        n = cells0[x, j] + delta
+                        if (flags[n] & F_EMPTY) == 0 or _fruit_here(fruit_at, fruit0, n):
+                            return False
+                        y = _occ(grid0, stamp0, n)
+                        if y >= 0 and n != tail and inset[y] == 0:
+                            if y == k:
+                                return False
+                            inset[y] = 1
+                            stack[top] = y
+                            top += 1
+                            stack_n += 1
+                else:
+                    g = x - ns
+                    for j in range(gad_n[g]):
+                        n = gpos0[g] + gad_off[g, j] + delta
+                        if (flags[n] & F_EMPTY) == 0 or _fruit_here(fruit_at, fruit0, n):
+                            return False
+                        y = _occ(grid0, stamp0, n)
+                        if y >= 0 and n != tail and inset[y] == 0:
+                            if y == k:
+                                return False
+                            inset[y] = 1
+                            stack[top] = y
+                            top += 1
+                            stack_n += 1
+            npush = stack_n
+    # the move is possible: copy the parent and apply it
+    for s in range(ns):
+        slen[s] = slen0[s]
+        for j in range(slen0[s]):
+            cells[s, j] = cells0[s, j]
+    for i in range(nf):
+        fruit[i] = fruit0[i]
+    for g in range(ng):
+        gpos[g] = gpos0[g]
+    if eat:
+        # grow at the head, nothing else moves
+        for j in range(L, 0, -1):
+            cells[k, j] = cells[k, j - 1]
+        cells[k, 0] = t
+        slen[k] = L + 1
+        fruit[f] = 0
+    else:
+        for j in range(L - 1, 0, -1):
+            cells[k, j] = cells[k, j - 1]
+        cells[k, 0] = t
+        if npush > 0:
+            for x in range(nobj):
+                if inset[x]:
+                    _translate(ns, cells, slen, gpos, x, delta)
+    return physics(lv, cells, slen, fruit, gpos, tele0, wk[W_GRID], wk[W_STAMP], wk[W_SUP])
 
 
-@njit(cache=True, parallel=True)
-def expand_all(params, terrain, fruit_at, gad_off, gad_n, gad_class, tele, states):
-    """All successors of `states` (n x nbytes): (children, parent index, move = 4*snake + dir).
+@_kernel
+def prepare(lv, wk, grid0):
+    """Stamp the occupancy of the parent in wk[W_*0] into grid0; returns (stamp, teleporter overlap)."""
+    params = lv[0]
+    stamp = _build_grid(lv, wk[W_CELLS0], wk[W_SLEN0], wk[W_GPOS0], grid0, wk[W_STAMP])
+    tele0 = np.int64(0)
+    if params[P_NTP] > 0:
+        tele0 = overlap_mask(lv, wk[W_CELLS0], wk[W_SLEN0], wk[W_GPOS0])
+    return stamp, tele0
 
-    Children come in parent order, then snake slot, then direction (U R D L), whatever the number
-    of threads: each (state, move) owns a fixed slot, and slots are compacted in order.
-    """
-    n = states.shape[0]
+
+# ----------------------------------------------------------------------------------------------
+# batch expansion
+
+
+@_kernel
+def expand_range(lv, wk, grid0, perm_s, perm_g, states, lo, hi, out, parent, move, phash, tags):
+    """Successors of states[lo:hi] written compactly from out[0] (canonical packed children); with
+    a non-empty `parent`, also the parent row and the move (4 * snake slot + direction, U R D L) of
+    each; with a non-empty `tags`, tags[j] = phash[parent row]. Returns the number written.
+
+    `grid0` is the parent's occupancy grid (kept apart from the physics grid in wk)."""
+    params, flags, fruit_at, gad_off, gad_n, gad_class, tele = lv
     ns = params[P_NS]
-    nbytes = params[P_BYTES]
-    nm = 4 * ns
-    out = np.empty((n * nm, nbytes), dtype=np.uint8)
-    valid = np.empty(n * nm, dtype=np.uint8)
-    block = 256
-    nblocks = (n + block - 1) // block
-    for b in prange(nblocks):
-        lo = b * block
-        hi = min(n, lo + block)
-        _expand_block(params, terrain, fruit_at, gad_off, gad_n, gad_class, tele, states, lo, hi, out, valid)
-    total = 0
-    for i in range(n * nm):
-        total += valid[i]
-    children = np.empty((total, nbytes), dtype=np.uint8)
-    parent = np.empty(total, dtype=np.int64)
-    move = np.empty(total, dtype=np.uint8)
-    j = 0
-    for i in range(n * nm):
-        if valid[i]:
-            children[j, :] = out[i]
-            parent[j] = i // nm
-            move[j] = i % nm
-            j += 1
-    return children, parent, move
+    cells0 = wk[W_CELLS0]
+    slen0 = wk[W_SLEN0]
+    gpos0 = wk[W_GPOS0]
+    cells = wk[W_CELLS]
+    slen = wk[W_SLEN]
+    gpos = wk[W_GPOS]
+    fruit = wk[W_FRUIT]
+    with_parent = parent.shape[0] > 0
+    with_tags = tags.shape[0] > 0
+    n = 0
+    for i in range(lo, hi):
+        unpack(params, states[i], cells0, slen0, wk[W_FRUIT0], gpos0)
+        stamp0, tele0 = prepare(lv, wk, grid0)
+        for k in range(ns):
+            if slen0[k] == 0:
+                continue
+            for d in range(4):
+                if try_move(lv, wk, k, d, grid0, stamp0, tele0):
+                    canonicalize(params, gad_class, cells, slen, gpos, perm_s, perm_g)
+                    pack(params, cells, slen, fruit, gpos, out[n])
+                    if with_parent:
+                        parent[n] = i
+                        move[n] = np.uint8(4 * k + d)
+                    if with_tags:
+                        tags[n] = phash[i]
+                    n += 1
+    return n
 
 
-@njit(cache=True)
-def goal_mask(params, states):
-    """True for states where every snake has left (all snake fields zero)."""
+@_kernel
+def goal_mask(params, states, out):
+    """out[i] = True for states where every snake has left (all snake fields zero)."""
     ns = params[P_NS]
     sml = params[P_SML]
     bits = ns * (2 * (sml - 1) + params[P_IB] + params[P_LB])
     n = states.shape[0]
-    out = np.zeros(n, dtype=np.bool_)
     full = bits // 8
     rest = bits % 8
     for i in range(n):
@@ -620,4 +648,3 @@ def goal_mask(params, states):
             if states[i, full] & ((1 << rest) - 1):
                 ok = False
         out[i] = ok
-    return out
