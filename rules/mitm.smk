@@ -1,1 +1,161 @@
-# mitm experiments: rules are added with the engine.
+# Meet in the middle (BANDSAW): exact, proven-optimal completion of a band of rows.
+# mitm_bench: the 10x10 testbed (planted and beam boards, bottom bands of 2-4 rows, growth per budget);
+# mitm_vs_beam: the bottom 2-row band of 16x16 beam boards, exact optimum against the beam;
+# mitm_wall: bands of growing rows x width, where memory (or time) stops the proof.
+# Job tables come from src/puzzlelab/edgematch/mitm_pipeline.py.
+from puzzlelab.edgematch import mitm_pipeline
+
+MITM_INSTANCES = mitm_pipeline.instances(config, HAVE_CORPORA, corpus_path)
+MITM_JOBS = mitm_pipeline.jobs(config, MITM_INSTANCES)
+MITM_ALL_JOBS = mitm_pipeline.all_jobs(MITM_JOBS)
+
+for _exp, _name in mitm_pipeline.missing(config, MITM_INSTANCES):
+    skip(_exp, f"instance {_name}", f"shared corpus not found under {CORPORA}")
+
+for _exp in mitm_pipeline.EXPERIMENTS:
+    register_experiment(
+        _exp, mitm_pipeline.CATEGORY, mitm_pipeline.report_targets(_exp)
+    )
+    register_determinism(_exp, mitm_pipeline.run_files(_exp, MITM_JOBS))
+
+
+wildcard_constraints:
+    mitm_exp="mitm_bench|mitm_vs_beam|mitm_wall",
+
+
+localrules:
+    mitm_report,
+
+
+rule mitm_instance:
+    output:
+        puzzle="results/mitm/instances/{name}.txt",
+        solution="results/mitm/instances/{name}.solution.json",
+        hints="results/mitm/instances/{name}.hints.txt",
+    log:
+        "results/logs/mitm/instance_{name}.log",
+    conda:
+        ENV
+    threads: threads_for("mitm_instance")
+    resources:
+        mem_mb=mem_mb_for("mitm_instance"),
+        runtime=runtime_for("mitm_instance"),
+    params:
+        size=lambda wc: MITM_INSTANCES[wc.name]["generated"]["size"],
+        seed=lambda wc: MITM_INSTANCES[wc.name]["generated"]["seed"],
+    shell:
+        "puzzlelab edgematch generate --size {params.size} --seed {params.seed}"
+        " --out {output.puzzle} --solution {output.solution} --hints-out {output.hints} > /dev/null 2> {log}"
+
+
+rule mitm_beam:
+    input:
+        unpack(lambda wc: mitm_pipeline.instance_input(MITM_INSTANCES, wc.name)),
+    output:
+        board="results/mitm/beam/{name}_w{width,[0-9]+}_s{seed,[0-9]+}.json",
+        timing="results/mitm/beam/{name}_w{width}_s{seed}.timing.json",
+    log:
+        "results/logs/mitm/beam_{name}_w{width}_s{seed}.log",
+    conda:
+        ENV
+    threads: threads_for("mitm_beam")
+    resources:
+        mem_mb=mem_mb_for("mitm_beam"),
+        runtime=runtime_for("mitm_beam"),
+    params:
+        hints=lambda wc: MITM_INSTANCES[wc.name]["hints"],
+    shell:
+        "NUMBA_NUM_THREADS={threads} puzzlelab edgematch beam {input.puzzle} --width {wildcards.width}"
+        " --seed {wildcards.seed} {params.hints} --out {output.board} --timing {output.timing}"
+        " > /dev/null 2> {log}"
+
+
+rule mitm_solve:
+    input:
+        unpack(
+            lambda wc: mitm_pipeline.job_input(
+                MITM_INSTANCES, MITM_ALL_JOBS[f"{wc.mitm_exp}/{wc.job}"]
+            )
+        ),
+    output:
+        out="results/{mitm_exp}/runs/{job}.json",
+        timing="results/{mitm_exp}/runs/{job}.timing.json",
+    log:
+        "results/logs/{mitm_exp}/{job}.log",
+    conda:
+        ENV
+    threads: threads_for("mitm_solve")
+    resources:
+        mem_mb=mem_mb_for("mitm_solve"),
+        runtime=runtime_for("mitm_solve"),
+    params:
+        args=lambda wc: MITM_ALL_JOBS[f"{wc.mitm_exp}/{wc.job}"]["args"],
+    shell:
+        "NUMBA_NUM_THREADS={threads} puzzlelab edgematch mitm {input.puzzle} --board {input.board}"
+        " {params.args} --label {wildcards.job} --out {output.out} --timing {output.timing}"
+        " > /dev/null 2> {log}"
+
+
+rule mitm_report:
+    input:
+        runs=lambda wc: mitm_pipeline.run_files(wc.mitm_exp, MITM_JOBS),
+        timings=lambda wc: mitm_pipeline.timing_files(wc.mitm_exp, MITM_JOBS),
+    output:
+        csv="results/{mitm_exp}/{mitm_exp}.csv",
+        html=report(
+            "results/{mitm_exp}/{mitm_exp}.html",
+            category="Meet in the middle",
+            subcategory="{mitm_exp}",
+            caption="../report/mitm/{mitm_exp}.rst",
+        ),
+        rounds_csv="results/{mitm_exp}/{mitm_exp}_rounds.csv",
+        rounds_html=report(
+            "results/{mitm_exp}/{mitm_exp}_rounds.html",
+            category="Meet in the middle",
+            subcategory="{mitm_exp}",
+            caption="../report/mitm/{mitm_exp}_rounds.rst",
+        ),
+        svg=report(
+            "results/{mitm_exp}/{mitm_exp}.svg",
+            category="Meet in the middle",
+            subcategory="{mitm_exp}",
+            caption="../report/mitm/{mitm_exp}_figure.rst",
+        ),
+        memory_svg=report(
+            "results/{mitm_exp}/{mitm_exp}_memory.svg",
+            category="Meet in the middle",
+            subcategory="{mitm_exp}",
+            caption="../report/mitm/{mitm_exp}_memory.rst",
+        ),
+    log:
+        "results/logs/{mitm_exp}/report.log",
+    conda:
+        ENV
+    threads: threads_for("mitm_report")
+    resources:
+        mem_mb=mem_mb_for("mitm_report"),
+        runtime=runtime_for("mitm_report"),
+    params:
+        memory_limit=lambda wc: (config.get(wc.mitm_exp) or {}).get(
+            "memory_limit", "4G"
+        ),
+    shell:
+        "puzzlelab edgematch mitm-report {wildcards.mitm_exp} --runs {input.runs} --timings {input.timings}"
+        " --memory-limit {params.memory_limit} --csv {output.csv} --html {output.html}"
+        " --rounds-csv {output.rounds_csv} --rounds-html {output.rounds_html}"
+        " --svg {output.svg} --memory-svg {output.memory_svg} 2> {log}"
+
+
+rule mitm_bench:
+    input:
+        experiment_inputs("mitm_bench"),
+
+
+rule mitm_vs_beam:
+    input:
+        experiment_inputs("mitm_vs_beam"),
+
+
+rule mitm_wall:
+    input:
+        experiment_inputs("mitm_wall"),

@@ -252,6 +252,7 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
     proven, to measure how the tables grow per extra mismatch.
     """
     start = time.perf_counter()
+    cpu_start = time.process_time()
     progress = progress or Progress(None, "mitm", enabled=False)
     puzzle, band = problem.puzzle, problem.band
     # the completion in hand: the band as given (when complete and true to the hints), else a greedy fill
@@ -279,6 +280,7 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
     last = best - 1 if max_budget is None else min(best - 1, max_budget)
     while b <= (sweep if proven and sweep is not None else (-1 if proven else last)):
         t0 = time.perf_counter()
+        c0 = time.process_time()
         rec = {"budget": b, "phase": "sweep" if proven else "ratchet", "first": None, "race_nodes": 0,
                "second_skipped": False}
         runs: list[HalfRun | None] = [None] * len(halves)
@@ -374,6 +376,7 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
             rec.update(join_candidates=j["candidates"], joins=j["joins"], found=found is not None,
                        status="found" if found is not None else "none")
         rec["time_s"] = time.perf_counter() - t0
+        rec["cpu_time_s"] = time.process_time() - c0
         rec["peak_rss_bytes"] = peak_rss_bytes()
         rounds.append(rec)
         progress.line(f"b={b}: upper {rec['upper_partials']} lower {rec['lower_partials']} "
@@ -425,6 +428,7 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
         "nodes": sum((r["upper_nodes"] or 0) + (r["lower_nodes"] or 0) + r["race_nodes"] for r in rounds),
         "board": board_to_json(best_board),
         "time_s": time.perf_counter() - start,
+        "cpu_time_s": time.process_time() - cpu_start,
     }
 
 

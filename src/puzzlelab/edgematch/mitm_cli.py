@@ -49,20 +49,24 @@ def register(sub) -> None:
                    help="stop when the walks have visited N nodes in all (a machine-independent time limit)")
     p.add_argument("--sweep", type=int, default=None, metavar="B",
                    help="after the proof, keep enumerating both halves (no join) up to budget B, to measure growth")
+    p.add_argument("--label", default="", help="free text stored in the result (e.g. the pipeline's job id)")
     p.add_argument("--board-out", metavar="FILE", help="also write the re-solved board alone (JSON, or .txt layout)")
     add_output_args(p, out_help="write the result (canonical JSON: proven, mismatches, lower_bound, rounds, board)")
     p.set_defaults(handler=_mitm)
 
-    p = sub.add_parser("mitm-report", help="tables and figures of a meet-in-the-middle experiment")
+    p = sub.add_parser("mitm-report", help="tables and figures of a meet-in-the-middle experiment",
+                       description="Summary table, per-budget table, main figure and memory figure of one "
+                                   "experiment, from the result files of its `edgematch mitm` jobs.")
     p.add_argument("experiment", choices=("mitm_bench", "mitm_vs_beam", "mitm_wall"))
     p.add_argument("--runs", nargs="+", required=True, help="mitm result files (--out of `edgematch mitm`)")
     p.add_argument("--timings", nargs="*", default=[], help="their timing files, in the same order")
-    p.add_argument("--csv", required=True, help="the main table (CSV)")
-    p.add_argument("--html", required=True, help="the main table (HTML)")
-    p.add_argument("--rounds-csv", help="mitm_bench: the per-budget table (CSV)")
-    p.add_argument("--rounds-html", help="mitm_bench: the per-budget table (HTML)")
-    p.add_argument("--svg", help="the experiment's figure")
-    p.add_argument("--memory-svg", help="mitm_bench: memory per budget")
+    p.add_argument("--memory-limit", default=None, help="the jobs' memory limit, drawn on the memory figure")
+    p.add_argument("--csv", required=True, help="the summary table (CSV)")
+    p.add_argument("--html", required=True, help="the summary table (HTML)")
+    p.add_argument("--rounds-csv", required=True, help="the per-budget table (CSV)")
+    p.add_argument("--rounds-html", required=True, help="the per-budget table (HTML)")
+    p.add_argument("--svg", required=True, help="the experiment's figure (SVG)")
+    p.add_argument("--memory-svg", required=True, help="memory per budget / band (SVG)")
     p.set_defaults(handler=_report)
 
 
@@ -96,7 +100,7 @@ def _mitm(args) -> int:
     with Progress(None, "mitm", unit="round") as progress:
         result = solve(problem, max_budget=args.max_budget, memory_limit=limit, node_limit=args.node_limit,
                        sweep=args.sweep, progress=progress)
-    result = {"puzzle": puzzle.name, **result}
+    result = {"puzzle": puzzle.name, "label": args.label, **result}
     if args.board_out:
         out = board_from_json(result["board"])
         out.name = board.name
