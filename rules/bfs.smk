@@ -3,15 +3,24 @@
 from puzzlelab.bfs.pipeline import budget_slug as bfs_budget_slug
 from puzzlelab.bfs.pipeline import depth_arg as bfs_depth_arg
 from puzzlelab.bfs.pipeline import entries as bfs_entries
+from puzzlelab.bfs.pipeline import missing_entries as bfs_missing_entries
 
-BFS_LAYERS = bfs_entries(config["bfs_layers"])
-BFS_CODECS = bfs_entries(config["bfs_codecs"])
-BFS_DEDUP = bfs_entries(config["bfs_dedup"])
-BFS_BUDGET = bfs_entries(config["bfs_budget"])
+# domain strings may name shared-corpus files as {corpora}/...: resolved here, skipped when absent
+BFS_LAYERS = bfs_entries(config["bfs_layers"], corpora=CORPORA)
+BFS_CODECS = bfs_entries(config["bfs_codecs"], corpora=CORPORA)
+BFS_DEDUP = bfs_entries(config["bfs_dedup"], corpora=CORPORA)
+BFS_BUDGET = bfs_entries(config["bfs_budget"], corpora=CORPORA)
 BFS_BUDGETS = {
     bfs_budget_slug(b): str(b) for b in config["bfs_budget"].get("budgets", [])
 }
-BFS_PARENTS = bfs_entries(config["bfs_parents"])
+BFS_PARENTS = bfs_entries(config["bfs_parents"], corpora=CORPORA)
+for _bfs_exp in ["bfs_layers", "bfs_codecs", "bfs_dedup", "bfs_budget", "bfs_parents"]:
+    for _bfs_domain in bfs_missing_entries(config[_bfs_exp], CORPORA):
+        skip(
+            _bfs_exp,
+            _bfs_domain,
+            f"shared corpus file not found under {CORPORA}",
+        )
 BFS_REFERENCE = corpus_path("bfs", "reference_layer_counts.txt")
 BFS_HAVE_REFERENCE = BFS_REFERENCE.exists()
 BFS_CATEGORY = "Compressed BFS"

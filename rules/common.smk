@@ -23,7 +23,9 @@ HAVE_CORPORA = CORPORA.is_dir()
 
 # numba's compiled kernels are cached inside the repository (git-ignored) unless the user chose a
 # place; jobs inherit the folder, one per version of the sources (see puzzlelab.lab.numba_env).
-configure_numba_cache(USER_NUMBA_CACHE or REPO / config.get("numba_cache_dir", ".numba_cache"))
+configure_numba_cache(
+    USER_NUMBA_CACHE or REPO / config.get("numba_cache_dir", ".numba_cache")
+)
 
 # The effective configuration, for the determinism re-runs (not an input: never triggers a rerun).
 EFFECTIVE_CONFIG = "results/.config/effective.json"

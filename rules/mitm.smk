@@ -23,10 +23,6 @@ wildcard_constraints:
     mitm_exp="mitm_bench|mitm_vs_beam|mitm_wall",
 
 
-localrules:
-    mitm_report,
-
-
 rule mitm_instance:
     output:
         puzzle="results/mitm/instances/{name}.txt",
@@ -96,54 +92,58 @@ rule mitm_solve:
         " > /dev/null 2> {log}"
 
 
-rule mitm_report:
-    input:
-        runs=lambda wc: mitm_pipeline.run_files(wc.mitm_exp, MITM_JOBS),
-        timings=lambda wc: mitm_pipeline.timing_files(wc.mitm_exp, MITM_JOBS),
-    output:
-        csv="results/{mitm_exp}/{mitm_exp}.csv",
-        html=report(
-            "results/{mitm_exp}/{mitm_exp}.html",
-            category="Meet in the middle",
-            subcategory="{mitm_exp}",
-            caption="../report/mitm/{mitm_exp}.rst",
-        ),
-        rounds_csv="results/{mitm_exp}/{mitm_exp}_rounds.csv",
-        rounds_html=report(
-            "results/{mitm_exp}/{mitm_exp}_rounds.html",
-            category="Meet in the middle",
-            subcategory="{mitm_exp}",
-            caption="../report/mitm/{mitm_exp}_rounds.rst",
-        ),
-        svg=report(
-            "results/{mitm_exp}/{mitm_exp}.svg",
-            category="Meet in the middle",
-            subcategory="{mitm_exp}",
-            caption="../report/mitm/{mitm_exp}_figure.rst",
-        ),
-        memory_svg=report(
-            "results/{mitm_exp}/{mitm_exp}_memory.svg",
-            category="Meet in the middle",
-            subcategory="{mitm_exp}",
-            caption="../report/mitm/{mitm_exp}_memory.rst",
-        ),
-    log:
-        "results/logs/{mitm_exp}/report.log",
-    conda:
-        ENV
-    threads: threads_for("mitm_report")
-    resources:
-        mem_mb=mem_mb_for("mitm_report"),
-        runtime=runtime_for("mitm_report"),
-    params:
-        memory_limit=lambda wc: (config.get(wc.mitm_exp) or {}).get(
-            "memory_limit", "4G"
-        ),
-    shell:
-        "puzzlelab edgematch mitm-report {wildcards.mitm_exp} --runs {input.runs} --timings {input.timings}"
-        " --memory-limit {params.memory_limit} --csv {output.csv} --html {output.html}"
-        " --rounds-csv {output.rounds_csv} --rounds-html {output.rounds_html}"
-        " --svg {output.svg} --memory-svg {output.memory_svg} 2> {log}"
+for _exp in mitm_pipeline.EXPERIMENTS:
+
+    rule:
+        name:
+            f"{_exp}_report"
+        input:
+            runs=mitm_pipeline.run_files(_exp, MITM_JOBS),
+            timings=mitm_pipeline.timing_files(_exp, MITM_JOBS),
+        output:
+            csv=f"results/{_exp}/{_exp}.csv",
+            html=report(
+                f"results/{_exp}/{_exp}.html",
+                category="Meet in the middle",
+                subcategory=_exp,
+                caption=f"../report/mitm/{_exp}.rst",
+            ),
+            rounds_csv=f"results/{_exp}/{_exp}_rounds.csv",
+            rounds_html=report(
+                f"results/{_exp}/{_exp}_rounds.html",
+                category="Meet in the middle",
+                subcategory=_exp,
+                caption=f"../report/mitm/{_exp}_rounds.rst",
+            ),
+            svg=report(
+                f"results/{_exp}/{_exp}.svg",
+                category="Meet in the middle",
+                subcategory=_exp,
+                caption=f"../report/mitm/{_exp}_figure.rst",
+            ),
+            memory_svg=report(
+                f"results/{_exp}/{_exp}_memory.svg",
+                category="Meet in the middle",
+                subcategory=_exp,
+                caption=f"../report/mitm/{_exp}_memory.rst",
+            ),
+        log:
+            f"results/logs/{_exp}/report.log",
+        localrule: True
+        conda:
+            ENV
+        threads: threads_for("mitm_report")
+        resources:
+            mem_mb=mem_mb_for("mitm_report"),
+            runtime=runtime_for("mitm_report"),
+        params:
+            experiment=_exp,
+            memory_limit=(config.get(_exp) or {}).get("memory_limit", "4G"),
+        shell:
+            "puzzlelab edgematch mitm-report {params.experiment} --runs {input.runs} --timings {input.timings}"
+            " --memory-limit {params.memory_limit} --csv {output.csv} --html {output.html}"
+            " --rounds-csv {output.rounds_csv} --rounds-html {output.rounds_html}"
+            " --svg {output.svg} --memory-svg {output.memory_svg} 2> {log}"
 
 
 rule mitm_bench:

@@ -20,7 +20,7 @@ from puzzlelab.bfs.engine import search
 from puzzlelab.bfs.hashset import search_hash
 from puzzlelab.bfs.keys import keys_to_rows, radix_sort, dedup_min_tag, rows_to_keys, sort_unique
 from puzzlelab.bfs.parents import replay
-from puzzlelab.bfs.pipeline import entries, slug
+from puzzlelab.bfs.pipeline import entries, missing_entries, slug
 from puzzlelab.bfs.reference import read_reference_file, reference_for
 from puzzlelab.lab.errors import InputError
 
@@ -118,24 +118,30 @@ def test_codecs_and_orders_give_the_same_layers(codec, order):
 
 
 class Collatz(Domain):
-    """A directed test graph on 0..n-1: x -> 2x mod n and x -> (3x + 1) mod n, as 3-byte states."""
+    """A directed test graph on 0..n-1: x -> 2x mod n and x -> (3x + 1) mod n, as states of `width`
+    bytes whose bytes `at` hold x (most significant first; every other byte is zero)."""
 
-    width = 3
     max_children = 2
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, width: int = 3, at: tuple[int, ...] = (0, 1, 2)):
         self.n = n
+        self.width = width
+        self.at = at
         self.name = f"collatz:{n}"
-        self.start = np.zeros((1, 3), dtype=np.uint8)
-        self.start[0, 2] = 1
+        self.start = self.rows([1])
 
-    @staticmethod
-    def value(rows):
-        return (rows[:, 0].astype(np.int64) << 16) | (rows[:, 1].astype(np.int64) << 8) | rows[:, 2]
+    def value(self, rows):
+        x = np.zeros(rows.shape[0], dtype=np.int64)
+        for pos in self.at:
+            x = (x << 8) | rows[:, pos]
+        return x
 
     def rows(self, values):
         values = np.asarray(values, dtype=np.int64)
-        return np.stack([(values >> 16) & 255, (values >> 8) & 255, values & 255], axis=1).astype(np.uint8)
+        out = np.zeros((values.shape[0], self.width), dtype=np.uint8)
+        for i, pos in enumerate(self.at):
+            out[:, pos] = (values >> (8 * (len(self.at) - 1 - i))) & 255
+        return out
 
     def expand(self, states):
         x = self.value(states)
@@ -145,10 +151,7 @@ class Collatz(Domain):
         return children, parent, move
 
 
-def test_directed_domain_registered_at_run_time():
-    n = 100_003
-    register_domain("collatz", lambda arg: Collatz(int(arg)))
-    dom = make_domain(f"collatz:{n}")
+def collatz_layers(n: int) -> list[int]:
     seen, frontier, expected = {1}, [1], [1]
     while frontier:
         nxt = []
@@ -160,17 +163,43 @@ def test_directed_domain_registered_at_run_time():
         frontier = nxt
         if nxt:
             expected.append(len(nxt))
+    return expected
+
+
+def test_directed_domain_registered_at_run_time():
+    n = 100_003
+    register_domain("collatz", lambda arg: Collatz(int(arg)))
+    dom = make_domain(f"collatz:{n}")
     with search(dom, progress=False, chunk_states=777, memory_budget="64M") as res:
-        assert res.layers == expected
-        assert res.runs > len(expected)
+        assert res.layers == collatz_layers(n)
+        assert res.runs > len(res.layers)
+
+
+@pytest.mark.parametrize("width, at", [(8, (0, 3, 7)), (9, (0, 4, 8)), (12, (0, 1, 11)), (16, (2, 9, 15)),
+                                       (20, (0, 10, 19))])
+@pytest.mark.parametrize("order", ["le", "be"])
+def test_wide_states_two_word_keys(width, at, order):
+    """States of 8 to 20 bytes: one- to three-word keys, the row filter on keys, bucketed sorts
+    of up to 72 significant bits, the multi-word merge (with and without codec threads)."""
+    n = 20_011
+    dom = Collatz(n, width, at)
+    dom.name = f"collatz:{n}:{width}"
+    for threads in (1, 2):
+        with search(dom, progress=False, chunk_states=997, memory_budget="64M", order=order,
+                    threads=threads) as res:
+            assert res.layers == collatz_layers(n), threads
 
 
 # --- keys, sort, dedup ------------------------------------------------------------------------------
-@pytest.mark.parametrize("width", [1, 5, 7, 8, 11, 16])
+@pytest.mark.parametrize("width, top", [(1, 3), (5, 3), (7, 3), (8, 3), (11, 3), (16, 3), (7, 256), (8, 128),
+                                        (8, 256), (9, 4), (9, 256), (10, 2)])
 @pytest.mark.parametrize("le", [True, False])
-def test_sort_unique_matches_numpy(width, le):
+def test_sort_unique_matches_numpy(width, top, le):
+    """Small and large spans of significant bits: one numpy sort, bucketed sorts, the radix sort."""
     rng = np.random.default_rng(width)
     rows = rng.integers(0, 3, (5000, width)).astype(np.uint8)
+    rows[:, 0] = rng.integers(0, top, 5000)
+    rows[:, -1] = rng.integers(0, top, 5000)
     tags = rng.integers(0, 256, 5000).astype(np.uint8)
     keys = rows_to_keys(rows, le)
     assert np.array_equal(keys_to_rows(keys, width, le), rows)
@@ -215,6 +244,22 @@ def test_codec_round_trip(width, n, seed, name):
     rows = rows[np.lexsort(rows.T[::-1])] if n else rows
     codec = Codec(name)
     assert np.array_equal(codec.decode(codec.encode(rows), n, width), rows)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 24), st.integers(0, 300), st.integers(0, 2**32 - 1), st.sampled_from(CODECS), st.booleans())
+def test_codec_on_sort_keys_writes_the_same_bytes(width, n, seed, name, le):
+    """encode_keys/decode_keys (the row filter run on the keys) are encode/decode of the rows."""
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(0, rng.integers(1, 257), (n, width)).astype(np.uint8)
+    keys, _ = sort_unique(rows_to_keys(rows, le), np.zeros(n, dtype=np.uint8), width)
+    keys = np.ascontiguousarray(keys)
+    rows = keys_to_rows(keys, width, le)
+    codec = Codec(name)
+    payload = codec.encode_keys(keys, le, width)
+    assert payload == codec.encode(rows)
+    out = np.full_like(keys, 7)
+    assert np.array_equal(codec.decode_keys(payload, keys.shape[0], width, le, out), keys)
 
 
 def test_row_filter_plus_zstd_beats_zstd_on_sorted_states(eight_puzzle):
@@ -409,6 +454,20 @@ def test_pipeline_entries_and_slugs():
     assert list(got) == ["sliding-3x3", "sliding-4x4-d15", "snakebird-data-snakebird-level01.txt"]
     assert got["sliding-4x4-d15"] == {"domain": "sliding:4x4", "max_depth": 15}
     assert slug("sliding:3x3:center") == "sliding-3x3-center"
+
+
+def test_pipeline_entries_name_corpus_files_portably(tmp_path):
+    """`{corpora}` in a domain is resolved against corpora_dir; absent files are dropped and listed."""
+    (tmp_path / "snakebird" / "levels").mkdir(parents=True)
+    (tmp_path / "snakebird" / "levels" / "level09.txt").write_text("; stub\n")
+    section = {"domains": [{"domain": "snakebird:{corpora}/snakebird/levels/level09.txt", "max_depth": 3},
+                           "snakebird:{corpora}/snakebird/levels/nosuch.txt", "sliding:3x3"]}
+    got = entries(section, corpora=tmp_path)
+    assert list(got) == ["snakebird-snakebird-levels-level09.txt-d3", "sliding-3x3"]
+    assert got["snakebird-snakebird-levels-level09.txt-d3"]["domain"] == (
+        f"snakebird:{tmp_path}/snakebird/levels/level09.txt")
+    assert missing_entries(section, tmp_path) == ["snakebird:{corpora}/snakebird/levels/nosuch.txt"]
+    assert list(entries(section, corpora=None)) == ["sliding-3x3"]
 
 
 # --- slow: the memory check of the issue ------------------------------------------------------------

@@ -381,9 +381,11 @@ def test_canonical_state_ignores_which_snake_is_which():
     assert np.array_equal(dom.pack(swapped), dom.start_row)
 
 
-def test_expand_is_independent_of_thread_count():
+def test_expand_is_independent_of_thread_count(monkeypatch):
     import numba
 
+    from puzzlelab.bfs.keys import row_hash8
+    from puzzlelab.snakebird import domain as sbdomain
     from puzzlelab.snakebird.domain import SnakebirdDomain
     from puzzlelab.snakebird.level import load_level
 
@@ -392,17 +394,27 @@ def test_expand_is_independent_of_thread_count():
     for _ in range(6):
         children, _, _ = dom.expand(frontier)
         frontier = np.unique(children, axis=0)
+    monkeypatch.setattr(sbdomain, "PIECE", 37)  # many pieces, shared out over the threads
     results = []
     saved = numba.get_num_threads()
     try:
-        for threads in (1, numba.config.NUMBA_NUM_THREADS):
+        for threads in (1, numba.config.NUMBA_NUM_THREADS, 1):
             numba.set_num_threads(threads)
             results.append(dom.expand(frontier))
+            # expand_into: the same children in the same order, each with its parent's hash byte
+            phash = row_hash8(frontier)
+            out = np.full((frontier.shape[0] * dom.max_children, dom.width), 255, dtype=np.uint8)
+            tags = np.zeros(out.shape[0], dtype=np.uint8)
+            m = dom.expand_into(frontier, phash, out, tags)
+            children, parent, _ = results[-1]
+            assert m == children.shape[0]
+            assert np.array_equal(out[:m], children) and np.array_equal(tags[:m], phash[parent])
     finally:
         numba.set_num_threads(saved)
-    for a, b in zip(*results):
-        assert np.array_equal(a, b)
-    assert len(results[0][0]) > 100
+    for other in results[1:]:
+        for a, b in zip(results[0], other):
+            assert np.array_equal(a, b)
+    assert len(results[0][0]) > 100 and frontier.shape[0] > 2 * 37
 
 
 # -------------------------------------------------------------------------- searches and counts

@@ -307,6 +307,9 @@ def figure_wall_memory(df: pd.DataFrame, path: str, limit: int | None) -> None:
 
 
 def report(args) -> None:
+    for option, path in (("--svg", args.svg), ("--memory-svg", args.memory_svg)):
+        if not str(path).lower().endswith(".svg"):
+            raise InputError(f"{option} {path}: the figures are SVG files (name ending in .svg)")
     records = load(args.runs, args.timings)
     limit = parse_size(args.memory_limit) if args.memory_limit else None
     rounds = rounds_table(records)

@@ -1,0 +1,134 @@
+"""Meet-in-the-middle experiments: job tables, growth figures and the report command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from puzzlelab.edgematch import mitm_pipeline as mp
+from puzzlelab.edgematch.mitm_report import growth, independent
+
+CONFIG = {
+    "mitm_instances": {"t6": {"size": 6, "seed": 1}, "g8": {"size": 8, "seed": 2}},
+    "mitm_bench": {"instances": ["t6"], "bands": [2, 3], "sweep": 2, "beam_width": 16, "node_limit": 1000},
+    "mitm_vs_beam": {"instances": ["g8", "official"], "beam_width": 16, "beam_seeds": [0, 1]},
+    "mitm_wall": {"instances": ["g8"], "rows": [2], "widths": [4, 8, 12], "beam_width": 16, "memory_limit": "1G"},
+}
+
+
+def _insts(have_corpora=False):
+    return mp.instances(CONFIG, have_corpora, lambda *p: Path("/nonexistent").joinpath(*p))
+
+
+def test_job_tables():
+    insts = _insts()
+    assert set(insts) == {"t6", "g8"}
+    assert mp.missing(CONFIG, insts) == [("mitm_vs_beam", "official")]
+    jobs = mp.jobs(CONFIG, insts)
+    assert sorted(jobs["mitm_bench"]) == ["t6/beam_r2", "t6/beam_r3", "t6/planted_r2", "t6/planted_r3"]
+    planted = jobs["mitm_bench"]["t6/planted_r3"]
+    assert planted["board"] == "results/mitm/instances/t6.solution.json"
+    assert "--band=3:6 --clear-band --sweep 2" in planted["args"] and "--node-limit 1000" in planted["args"]
+    assert "--hints all --hints-file results/mitm/instances/t6.hints.txt" in planted["args"]
+    assert jobs["mitm_bench"]["t6/beam_r2"]["board"] == "results/mitm/beam/t6_w16_s0.json"
+    assert sorted(jobs["mitm_vs_beam"]) == ["g8/beam_s0_r2", "g8/beam_s1_r2"]
+    # widths beyond the board are dropped
+    assert sorted(jobs["mitm_wall"]) == ["g8/beam_r2_w4", "g8/beam_r2_w8"]
+    assert "--band=6:8 --cols 0:4" in jobs["mitm_wall"]["g8/beam_r2_w4"]["args"]
+    assert "--memory-limit 1G" in jobs["mitm_wall"]["g8/beam_r2_w4"]["args"]
+    beams = mp.beam_specs(CONFIG, jobs)
+    assert beams["results/mitm/beam/g8_w16_s1.json"] == ("g8", 16, 1)
+    assert mp.job_input(insts, jobs["mitm_wall"]["g8/beam_r2_w4"]) == {
+        "puzzle": "results/mitm/instances/g8.txt", "hints": "results/mitm/instances/g8.hints.txt",
+        "board": "results/mitm/beam/g8_w16_s0.json"}
+
+
+def test_corpus_instances_when_present(tmp_path):
+    (tmp_path / "e2").mkdir()
+    (tmp_path / "e2" / "e2pieces.txt").write_text("0 0 1 1\n")
+    insts = mp.instances(CONFIG, True, lambda *p: tmp_path.joinpath(*p))
+    assert insts["official"]["hints"] == "--hints start" and insts["official"]["size"] == 16
+    assert "brendan16" not in insts
+    jobs = mp.jobs(CONFIG, insts)
+    assert "official/beam_s0_r2" in jobs["mitm_vs_beam"]
+    assert mp.job_input(insts, jobs["mitm_vs_beam"]["official/beam_s0_r2"]) == {
+        "puzzle": str(tmp_path / "e2" / "e2pieces.txt"), "board": "results/mitm/beam/official_w16_s0.json"}
+
+
+def test_parse_job():
+    assert mp.parse_job("g16a/beam_s1_r2") == {"instance": "g16a", "source": "beam", "seed": 1, "rows": 2,
+                                               "width": None}
+    assert mp.parse_job("g16a/beam_r3_w12") == {"instance": "g16a", "source": "beam", "seed": None, "rows": 3,
+                                                "width": 12}
+    assert mp.parse_job("t10a/planted_r4")["source"] == "planted"
+
+
+def test_growth_uses_only_independent_counts():
+    res = {"rounds": [
+        {"budget": 0, "phase": "ratchet", "status": "found", "first": "lower", "upper_partials": 3,
+         "lower_partials": 2},
+        {"budget": 1, "phase": "sweep", "status": "sweep", "first": None, "upper_partials": 30, "lower_partials": 8},
+        {"budget": 2, "phase": "sweep", "status": "sweep", "first": None, "upper_partials": 1200,
+         "lower_partials": 32},
+    ]}
+    assert independent(res, "upper") == [(1, 30), (2, 1200)]  # round 0's upper was partner-pruned
+    assert independent(res, "lower") == [(0, 2), (1, 8), (2, 32)]
+    assert growth(independent(res, "upper")) == pytest.approx(40.0)
+    assert growth(independent(res, "lower")) == pytest.approx(4.0)
+    assert growth([(0, 5)]) is None
+
+
+def test_report_from_real_runs(tmp_path, run_cli):
+    from puzzlelab.edgematch.board import Board, save_board
+    from puzzlelab.edgematch.generate import generate
+    from puzzlelab.edgematch.puzzle import write_puzzle
+
+    puzzle, solution = generate(6, seed=4)
+    write_puzzle(tmp_path / "p.txt", puzzle)
+    save_board(tmp_path / "sol.json", solution)
+    board = Board(solution.piece.copy(), solution.rot.copy())
+    board.piece[4, [1, 2]] = board.piece[4, [2, 1]]  # a worse band to re-solve
+    save_board(tmp_path / "worse.json", board)
+    runs, timings = [], []
+    for label, board_file, extra in (("t6/planted_r2", "sol.json", ["--clear-band", "--sweep", "2"]),
+                                     ("t6/beam_r2", "worse.json", [])):
+        out, tim = tmp_path / f"{len(runs)}.json", tmp_path / f"{len(runs)}.t.json"
+        code, _, err = run_cli("edgematch", "mitm", tmp_path / "p.txt", "--board", tmp_path / board_file,
+                               "--band", "4:6", "--label", label, "--out", out, "--timing", tim, *extra)
+        assert code == 0, err
+        runs.append(str(out))
+        timings.append(str(tim))
+    files = {k: tmp_path / f"{k}.{k.lstrip('rm')}" for k in ("csv", "html", "rcsv", "rhtml", "svg", "msvg")}
+    code, _, err = run_cli("edgematch", "mitm-report", "mitm_bench", "--runs", *runs, "--timings", *timings,
+                           "--memory-limit", "1G", "--csv", files["csv"], "--html", files["html"],
+                           "--rounds-csv", files["rcsv"], "--rounds-html", files["rhtml"], "--svg", files["svg"],
+                           "--memory-svg", files["msvg"])
+    assert code == 0, err
+    summary = files["csv"].read_text().splitlines()
+    assert summary[0].startswith("instance,source,rows,pieces,before,optimum")
+    planted = next(line for line in summary if ",planted," in line).split(",")
+    assert planted[5] == "0" and planted[7] == "yes"  # optimum 0, proven
+    beam = next(line for line in summary if ",beam," in line).split(",")
+    assert beam[7] == "yes" and int(beam[5]) <= int(beam[4])  # never worse than the band it was given
+    assert files["svg"].read_text().startswith("<?xml")
+    rounds = files["rcsv"].read_text().splitlines()
+    assert len(rounds) == 1 + sum(len(json.loads(Path(r).read_text())["rounds"]) for r in runs)
+
+
+def test_report_rejects_foreign_files(tmp_path, run_cli):
+    bad = tmp_path / "x.json"
+    bad.write_text('{"score": 3}')
+    out = [str(tmp_path / f"o{k}.{x}") for k, x in enumerate(("csv", "html", "csv", "html", "svg", "svg"))]
+    code, _, err = run_cli("edgematch", "mitm-report", "mitm_wall", "--runs", bad, "--csv", out[0], "--html", out[1],
+                           "--rounds-csv", out[2], "--rounds-html", out[3], "--svg", out[4], "--memory-svg", out[5])
+    assert code == 2 and "x.json" in err and "not a result" in err
+
+
+def test_report_wants_svg_figures(tmp_path, run_cli):
+    out = [str(tmp_path / f"o{k}.{x}") for k, x in enumerate(("csv", "html", "csv", "html", "png", "svg"))]
+    code, _, err = run_cli("edgematch", "mitm-report", "mitm_wall", "--runs", tmp_path / "none.json", "--csv", out[0],
+                           "--html", out[1], "--rounds-csv", out[2], "--rounds-html", out[3], "--svg", out[4],
+                           "--memory-svg", out[5])
+    assert code == 2 and ".svg" in err
