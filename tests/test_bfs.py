@@ -23,6 +23,7 @@ from puzzlelab.bfs.parents import replay
 from puzzlelab.bfs.pipeline import entries, missing_entries, slug
 from puzzlelab.bfs.reference import read_reference_file, reference_for
 from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.results import split_volatile
 
 # Published layer counts (OEIS), checked against the OEIS pages and the shared reference file.
 A089473 = [1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878, 16993,
@@ -351,6 +352,17 @@ def test_small_budget_spills_to_files_and_cleans_up(tmp_path):
         run_dir = res.run_dir
         assert any(run_dir.iterdir())
     assert not run_dir.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_spilling_does_not_depend_on_the_codec_threads(tmp_path):
+    """What spills (and so the artifact) is the same with and without codec threads."""
+    out = []
+    for threads in (1, 2):
+        with search(make_domain("sliding:4x4"), max_depth=19, memory_budget="24M", chunk_states=20000,
+                    workdir=tmp_path, progress=False, threads=threads) as res:
+            assert res.layers == A089484 and res.spilled_bytes > 0
+            out.append(split_volatile(res.to_json())[0])
+    assert out[0] == out[1]
 
 
 def test_budget_too_small_is_a_clear_error(run_cli, tmp_path):

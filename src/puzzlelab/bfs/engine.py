@@ -284,9 +284,13 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "
         wb = KeyWriter.bytes_needed(block, k, width, ahead)
         return wb, max(chunk_bytes + wb + block * width, merge_bytes(2, block, k, width, prefetch=prefetch) + 2 * wb)
 
+    # The buffers of codec threads are accounted whether or not threads run, so the memory account
+    # (and with it what spills, and the artifact) does not depend on the thread count; only a budget
+    # too small for them turns them off.
+    prefetch = True  # accounted for the merges below, whether or not a pool prefetches
     writer_bytes, need = needs(2, True)
-    if threads <= 1 or budget_bytes < need:  # no codec threads (their buffers do not fit a tiny budget)
-        threads = 1
+    if budget_bytes < need:
+        threads, prefetch = 1, False
         writer_bytes, need = needs(0, False)
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bfs-codec") if threads > 1 else None
     if budget_bytes < need:
@@ -302,7 +306,7 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "
     c0 = time.process_time()
     try:
         _run(domain, result, mem, codec_obj, le, k, block, chunk, chunk_bytes, writer_bytes, max_depth,
-             stop_at_goal, goal, keep_layers, progress, pool)
+             stop_at_goal, goal, keep_layers, progress, pool, prefetch)
         if result.goal_row is not None and keep_layers and stop_at_goal:
             from .parents import rebuild_path
 
@@ -326,8 +330,9 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "
 
 
 def _run(domain, result, mem, codec, le, k, block, chunk, chunk_bytes, writer_bytes, max_depth, stop_at_goal, goal,
-         keep_layers, progress, pool) -> None:
+         keep_layers, progress, pool, prefetch) -> None:
     width = int(domain.width)
+    ahead = 2 if prefetch else 0  # blocks a writer holds before appending them (same with or without a pool)
     # the goal is watched even when not stopping at it: layer counts then also report its depth
     watch = _GoalWatch(domain, goal) if (stop_at_goal or getattr(domain, "is_goal", None) is not None) else None
 
@@ -337,8 +342,8 @@ def _run(domain, result, mem, codec, le, k, block, chunk, chunk_bytes, writer_by
     visited = RecordStore(mem, "visited-0", width, codec, tagged=False)
     layer = RecordStore(mem, "layer-0", width, codec, tagged=True)
     mem.reserve(2 * writer_bytes, "the depth-0 writers")
-    vw = KeyWriter(visited, le, block, k)
-    lw = KeyWriter(layer, le, block, k, on_block=watch)
+    vw = KeyWriter(visited, le, block, k, ahead=ahead)
+    lw = KeyWriter(layer, le, block, k, on_block=watch, ahead=ahead)
     vw.append(skeys)
     lw.append(skeys, stags)
     vw.flush()
@@ -372,7 +377,7 @@ def _run(domain, result, mem, codec, le, k, block, chunk, chunk_bytes, writer_by
             t_depth = time.perf_counter()
             t_expand = time.perf_counter()
             runs, children = _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, writer_bytes,
-                                           consume=not keep_layers, depth=depth, pool=pool)
+                                           consume=not keep_layers, depth=depth, pool=pool, ahead=ahead)
             t_merge = time.perf_counter()
             if not keep_layers:
                 layer.close()
@@ -380,16 +385,16 @@ def _run(domain, result, mem, codec, le, k, block, chunk, chunk_bytes, writer_by
             result.runs += len(runs)
             result.children += children
             result.run_bytes += run_bytes
-            runs = _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth, pool)
+            runs = _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth, pool, prefetch)
             depth += 1
             new_visited = RecordStore(mem, f"visited-{depth}", width, codec, tagged=False)
             new_layer = RecordStore(mem, f"layer-{depth}", width, codec, tagged=True)
             sources = [KeySource(visited, le, consume=True, pool=pool)] + [KeySource(r, le, consume=True, pool=pool)
                                                                            for r in runs]
-            need = merge_bytes(len(sources), block, k, width, prefetch=pool is not None) + 2 * writer_bytes
+            need = merge_bytes(len(sources), block, k, width, prefetch=prefetch) + 2 * writer_bytes
             mem.reserve(need, f"merging {len(sources)} sorted runs")
-            merge(sources, 0, block, k, width, KeyWriter(new_visited, le, block, k, pool=pool),
-                  KeyWriter(new_layer, le, block, k, on_block=watch, pool=pool))
+            merge(sources, 0, block, k, width, KeyWriter(new_visited, le, block, k, pool=pool, ahead=ahead),
+                  KeyWriter(new_layer, le, block, k, on_block=watch, pool=pool, ahead=ahead))
             mem.release(need)
             visited.close()
             for r in runs:
@@ -434,7 +439,8 @@ def _record_depth(result, depth, layer, visited, children, runs, run_bytes, mem,
              f"spilled {format_size(mem.spilled_bytes)}, rss {format_size(current_rss_bytes())}")
 
 
-def _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, writer_bytes, consume, depth, pool):
+def _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, writer_bytes, consume, depth, pool,
+                  ahead):
     """Expand every state of `layer` chunk by chunk; returns (sorted deduplicated runs, children)."""
     width = int(domain.width)
     runs: list[RecordStore] = []
@@ -469,7 +475,7 @@ def _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, w
                 ukeys, utags = sort_unique_children(np.ascontiguousarray(children), parent_index, phash, le)
                 del children, parent_index, _moves
             run = RecordStore(mem, f"run-{depth}-{len(runs)}", width, codec, tagged=True)
-            w = KeyWriter(run, le, block, k, pool=pool)
+            w = KeyWriter(run, le, block, k, pool=pool, ahead=ahead)
             w.append(ukeys, utags)
             w.flush()
             runs.append(run)
@@ -494,10 +500,9 @@ def _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, w
     return runs, children_total
 
 
-def _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth, pool):
+def _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth, pool, prefetch):
     """Merge runs in groups until one merge with the visited set fits in the budget."""
     fan_in = 1  # the largest number of runs that merge with the visited set inside the budget
-    prefetch = pool is not None
     while fan_in < len(runs) and merge_bytes(fan_in + 2, block, k, width, prefetch=prefetch) + 2 * writer_bytes \
             <= mem.capacity:
         fan_in += 1
@@ -515,7 +520,7 @@ def _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth, pool):
             need = merge_bytes(len(group), block, k, width, visited=False, prefetch=prefetch) + writer_bytes
             mem.reserve(need, f"merging {len(group)} runs")
             merge([KeySource(r, le, consume=True, pool=pool) for r in group], -1, block, k, width, None,
-                  KeyWriter(out, le, block, k, pool=pool))
+                  KeyWriter(out, le, block, k, pool=pool, ahead=2 if prefetch else 0))
             mem.release(need)
             for r in group:
                 r.close()

@@ -205,12 +205,22 @@ def merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tag
     return _merge_round_kernel(keys, tags, pos, lim, old_input, out_vis, out_new, out_tags, s1k, s1t, s2k, s2t)
 
 
+class _Done:
+    """A finished result with the `result()` of a future (a writer without a pool)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def result(self):
+        return self.value
+
+
 class KeyWriter:
     """Collects sorted keys (+ tags) and writes them to a store in encoded blocks of `block` records.
 
-    With a thread pool, blocks are encoded on its threads while the caller goes on (at most
-    `ahead` blocks in flight) and are appended to the store in order, so the store's bytes do not
-    depend on the threads."""
+    Blocks reach the store `ahead` blocks late, in order: with a thread pool they are encoded on its
+    threads meanwhile, without one they are encoded at once and held. So the store's bytes, and when
+    the memory budget is charged for them (hence what spills), do not depend on the threads."""
 
     def __init__(self, store: RecordStore, le: bool, block: int, nwords: int, on_block=None, pool=None,
                  ahead: int = 2):
@@ -219,7 +229,7 @@ class KeyWriter:
         self.block = block
         self.nwords = nwords
         self.pool = pool
-        self.ahead = ahead if pool is not None else 0
+        self.ahead = ahead
         self.free = [(np.empty((block, nwords), dtype=np.uint64), np.zeros(block, dtype=np.uint8))
                      for _ in range(self.ahead + 1)]
         self.keys, self.tags = self.free.pop()
@@ -251,10 +261,13 @@ class KeyWriter:
             self.on_block(keys_to_rows(keys, self.store.width, self.le), tags, self.written)
         self.written += n
         self.n = 0
-        if self.pool is None:
+        if self.ahead == 0:
             self.store.append_keys(keys, self.le, tags if self.store.tagged else None)
             return
-        fut = self.pool.submit(self.store.codec.encode_keys, keys, self.le, self.store.width)
+        if self.pool is None:
+            fut = _Done(self.store.codec.encode_keys(keys, self.le, self.store.width))
+        else:
+            fut = self.pool.submit(self.store.codec.encode_keys, keys, self.le, self.store.width)
         self.pending.append((fut, n, (self.keys, self.tags)))
         while not self.free:
             self._drain_one()
