@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .keys import key_less as _less
 from .keys import keys_to_rows
 from .storage import RecordStore
 
@@ -49,17 +50,6 @@ def _limits(keys, pos, end, more):
                     lo = mid + 1
             lim[i] = lo
     return lim
-
-
-@njit(cache=True, inline="always")
-def _less(ak, i, bk, j):
-    """ak[i] < bk[j] (keys of any number of words)."""
-    for w in range(ak.shape[1]):
-        x = ak[i, w]
-        y = bk[j, w]
-        if x != y:
-            return x < y
-    return False
 
 
 @njit(cache=True, inline="always")
