@@ -93,7 +93,8 @@ def test_line_solver_matches_enumeration():
                             np.array(slots or [0], dtype=np.int64), len(slots),
                             np.zeros((mk + 1, n + 2), np.uint8), np.zeros((mk + 1, n + 2), np.uint8),
                             np.zeros((max(1, len(slots)), n + 2), np.int32),
-                            np.zeros((max(1, len(slots)), n + 2), np.int32), out, naive)
+                            np.zeros((max(1, len(slots)), n + 2), np.int32), np.zeros((2, mk), np.int64), out,
+                            naive)
             assert ok == expected_ok, (clue, cells.tolist())
             if ok:
                 assert out[:n].tolist() == expected, (clue, cells.tolist(), naive)

@@ -5,8 +5,10 @@ programming over (block, cell) decides, for every prefix, whether the first j bl
 (forward table P) and, for every suffix, whether blocks j.. fit in it (backward table S). A block
 may start at s when its cells all allow its colour and the prefix/suffix tables agree; adjacent
 blocks of the same colour need a background cell between them, blocks of different colours do not.
-Block j can only start in the window [lo_j, hi_j] that the clue alone allows, so every loop runs
-over windows (k·slack instead of k·n on tight lines).
+Block j can only start in a window [lo_j, hi_j]: the clue alone bounds it, and a greedy scan of the
+cells as they are narrows it (earliest/latest start where the block fits after the blocks before it /
+before the blocks after it), so every loop runs over windows (k·slack instead of k·n, and the slack
+shrinks as the line fills in).
 
 With `naive=False` "do all cells in [a, b) allow colour c?" is a difference of prefix counts and
 "mark [a, b) as possibly c" is a difference array, so the line costs O(k·n) (the article's trick).
@@ -32,15 +34,15 @@ def _fits(cells, nc, slot, bit, a, b, naive):
 
 
 @kernel
-def solve_line(cells, n, blen, bcol, bslot, blo, bhi, k, slotcol, nslot, P, S, nc, diff, out, naive):
+def solve_line(cells, n, blen, bcol, bslot, clo, chi, k, slotcol, nslot, P, S, nc, diff, win, out, naive):
     """Narrow `cells[:n]` into `out[:n]`; False when no placement of the blocks fits the line.
 
-    blen/bcol: lengths and colour indices of the k blocks; blo/bhi: first/last start each block can
+    blen/bcol: lengths and colour indices of the k blocks; clo/chi: first/last start each block can
     have from the clue alone; bslot: each block's row in the per-colour prefix-count table nc
     (slotcol lists the colour of each of the nslot rows). P, S: (k+1, n+2) work tables;
-    diff: (nslot, n+2) difference arrays.
+    diff: (nslot, n+2) difference arrays; win: (2, k) work array for the windows of this call.
     """
-    if k > 0 and bhi[0] < blo[0]:
+    if k > 0 and chi[0] < clo[0]:
         return False  # the clue is longer than the line
     # Prefix counts of cells that do NOT allow each colour that occurs in the line.
     if not naive:
@@ -52,6 +54,39 @@ def solve_line(cells, n, blen, bcol, bslot, blo, bhi, k, slotcol, nslot, P, S, n
                 if cells[i] & bit == 0:
                     acc += 1
                 nc[s, i + 1] = acc
+    # Narrow each block's window to the cells as they are now: the earliest start at which it fits
+    # (all its cells allow its colour) after the earliest placement of the blocks before it, and the
+    # latest start symmetrically. Every placement of the line lies inside these windows, and they keep
+    # the spacing of the clue's windows, so the tables below stay exact while their loops shrink as
+    # the line fills in. Each scan starts past the previous block, so this costs O(n + k).
+    blo = win[0]
+    bhi = win[1]
+    pos = 0
+    for j in range(k):
+        if j > 0 and bcol[j - 1] == bcol[j]:
+            pos += 1
+        length = blen[j]
+        bit = np.int64(1) << bcol[j]
+        s = max(pos, clo[j])
+        while s <= chi[j] and not _fits(cells, nc, bslot[j], bit, s, s + length, naive):
+            s += 1
+        if s > chi[j]:
+            return False
+        blo[j] = s
+        pos = s + length
+    pos = n
+    for j in range(k - 1, -1, -1):
+        if j < k - 1 and bcol[j + 1] == bcol[j]:
+            pos -= 1
+        length = blen[j]
+        bit = np.int64(1) << bcol[j]
+        s = min(pos - length, chi[j])
+        while s >= blo[j] and not _fits(cells, nc, bslot[j], bit, s, s + length, naive):
+            s -= 1
+        if s < blo[j]:
+            return False
+        bhi[j] = s
+        pos = s
     # Forward: P[j, i] = blocks 0..j-1 fit in cells [0, i), the rest of the prefix background.
     # Row j is computed for i in [end_lo(j-1), hi_j] (to n for j = k); outside it is not read.
     top = n if k == 0 else bhi[0]

@@ -102,7 +102,7 @@ def _undo(grid, tcell, told, ctr, tp):
 def _solve_one(pz, ws, grid, ctr, tab, line, naive):
     """Solve line `line` from the grid into ws.out (through the line cache); returns (ok, n, start, stride)."""
     meta, blen, bcol, bslot, nslot, slotcol, blo, bhi = pz
-    cells, out, P, S, nc, diff, key = ws
+    cells, out, P, S, nc, diff, key, win = ws
     n = meta[line, 0]
     start = meta[line, 1]
     stride = meta[line, 2]
@@ -123,7 +123,7 @@ def _solve_one(pz, ws, grid, ctr, tab, line, naive):
             return hit == 1, n, start, stride
     ctr[WORK] += n * (k + 1)
     ok = solve_line(cells, n, blen[line], bcol[line], bslot[line], blo[line], bhi[line], k, slotcol[line],
-                    nslot[line], P, S, nc, diff, out, naive)
+                    nslot[line], P, S, nc, diff, win, out, naive)
     if use_cache:
         store(tab, line, h, key, nw, bits, n, ok, out)
     return ok, n, start, stride

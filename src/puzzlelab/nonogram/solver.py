@@ -70,6 +70,7 @@ def layout(p: Puzzle):
         np.zeros((maxslot, maxn + 2), dtype=np.int32),  # prefix counts
         np.zeros((maxslot, maxn + 2), dtype=np.int32),  # difference arrays
         np.zeros(maxn + 1, dtype=np.int64),  # packed line key for the cache
+        np.zeros((2, maxk), dtype=np.int64),  # block windows of the line being solved
     )
     return (meta, blen, bcol, bslot, nslot, slotcol, blo, bhi), ws
 
