@@ -8,6 +8,7 @@ alone solved it (`line_solvable`), up to `max_solutions` solutions and the searc
 from __future__ import annotations
 
 import time
+from itertools import chain
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -52,9 +53,12 @@ def layout(p: Puzzle):
     R, C = p.height, p.width
     lines = list(p.rows) + list(p.cols)
     nlines = R + C
-    counts = np.array([len(c) for c in lines], dtype=np.int64)
+    counts = np.fromiter(map(len, lines), dtype=np.int64, count=nlines)
     maxk = max(1, int(counts.max()))
-    flat = np.array([b for clue in lines for b in clue], dtype=np.int64).reshape(-1, 2)
+    # (length, colour) of every block in line order; fromiter over a flat chain is 2-3x faster than
+    # np.array over the list of tuples (which matters on puzzles with tens of thousands of blocks).
+    flat = np.fromiter(chain.from_iterable(chain.from_iterable(lines)), dtype=np.int64,
+                       count=2 * int(counts.sum())).reshape(-1, 2)
     maxslot = max(1, min(maxk, p.ncolors - 1))
     meta = np.zeros((nlines, 4), dtype=np.int64)
     blen, bcol, bslot, blo, bhi = (np.zeros((nlines, maxk), dtype=np.int64) for _ in range(5))
