@@ -87,6 +87,34 @@ def solve_line(cells, n, blen, bcol, bslot, clo, chi, k, slotcol, nslot, P, S, n
             return False
         bhi[j] = s
         pos = s
+    # A cell that cannot be background is covered by some block. Any such cell at or after the latest
+    # end of blocks 0..j-1 needs one of blocks j.. on it, so block j starts at the latest there; any
+    # before the earliest start of block j+1 needs one of blocks ..j, so block j ends there at the
+    # earliest. Each bound is followed by a pass that restores the windows' spacing.
+    if k > 0:
+        x = 0
+        for j in range(k):
+            x = max(x, bhi[j - 1] + blen[j - 1] if j > 0 else 0)
+            while x < n and cells[x] & 1:
+                x += 1
+            if x < bhi[j]:
+                bhi[j] = x
+        for j in range(k - 2, -1, -1):
+            gap = 1 if bcol[j + 1] == bcol[j] else 0
+            bhi[j] = min(bhi[j], bhi[j + 1] - blen[j] - gap)
+        y = n - 1
+        for j in range(k - 1, -1, -1):
+            y = min(y, blo[j + 1] - 1 if j < k - 1 else n - 1)
+            while y >= 0 and cells[y] & 1:
+                y -= 1
+            if y - blen[j] + 1 > blo[j]:
+                blo[j] = y - blen[j] + 1
+        for j in range(1, k):
+            gap = 1 if bcol[j - 1] == bcol[j] else 0
+            blo[j] = max(blo[j], blo[j - 1] + blen[j - 1] + gap)
+        for j in range(k):
+            if blo[j] > bhi[j]:
+                return False
     # Forward: P[j, i] = blocks 0..j-1 fit in cells [0, i), the rest of the prefix background.
     # Row j is computed for i in [end_lo(j-1), hi_j] (to n for j = k); outside it is not read.
     top = n if k == 0 else bhi[0]
