@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from itertools import chain
+from operator import itemgetter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -136,15 +137,18 @@ class _Search:
 
     def step(self, K, work_limit: int | None) -> int:
         ctr = self.ctr
-        before = (ctr[K.PROBES], ctr[K.NODES], ctr[K.BACKTRACKS], ctr[K.TPOS], ctr[K.QLEN], ctr[K.PROBE_CUR])
+        progress = itemgetter(K.PROBES, K.NODES, K.BACKTRACKS, K.TPOS, K.QLEN, K.PROBE_CUR)
+        before = progress(ctr.tolist())
         limit = int(ctr[K.WORK]) + self.chunk
         if work_limit is not None:
             limit = min(limit, work_limit)
         ctr[K.LIMIT] = limit
         code = K.run(self.pz, self.ws, self.st)
-        after = (ctr[K.PROBES], ctr[K.NODES], ctr[K.BACKTRACKS], ctr[K.TPOS], ctr[K.QLEN], ctr[K.PROBE_CUR])
         # A single probe bigger than the chunk restarts from scratch: give the next call more room.
-        self.chunk = self.chunk * 2 if code == K.INTERRUPTED and after == before else CHUNK
+        if code == K.INTERRUPTED and progress(ctr.tolist()) == before:
+            self.chunk *= 2
+        else:
+            self.chunk = CHUNK
         return code
 
 
@@ -229,8 +233,10 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
     elapsed = time.perf_counter() - t0
     cpu = time.process_time() - c0
 
+    counters = [s.ctr.tolist() for s in searches]
+
     def total(slot):
-        return int(sum(int(s.ctr[slot]) for s in searches))
+        return sum(c[slot] for c in counters)
 
     stats = {
         "line_solves": total(K.SOLVES),
@@ -238,7 +244,7 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
         "probes": total(K.PROBES),
         "branches": total(K.NODES),
         "backtracks": total(K.BACKTRACKS),
-        "max_depth": max(int(s.ctr[K.MAXDEPTH]) for s in searches),
+        "max_depth": max(c[K.MAXDEPTH] for c in counters),
         "cache_hits": total(K.HITS),
         "sprints": total(K.SPRINTS),
         "winner": "" if len(searches) == 1 else ("balanced" if winner.ctr[K.FLAGS] & K.F_BALANCED else "best-probe"),
