@@ -84,8 +84,8 @@ def run(specs: list[str], opts: Options, corpus: str | None = None, fmt: str | N
 def run_loaded(items: list[Loaded], opts: Options, corpus: str | None = None, progress: bool = True) -> list[dict]:
     warm_up()
     # The loaded puzzles (hundreds of thousands of clue tuples on the big corpora) live until the end:
-    # freeze them out of the garbage collector, whose full passes otherwise land inside timed solves.
-    gc.collect()
+    # freeze them out of the garbage collector, whose full passes otherwise land inside timed solves
+    # (no gc.collect() first: returning freed memory to the system makes the first solve page-fault).
     gc.freeze()
     try:
         return _run_loaded(items, opts, corpus, progress)
