@@ -81,7 +81,9 @@ def layout(p: Puzzle):
     maxk = max(1, int(counts.max()))
     maxslot = max(1, min(maxk, p.ncolors - 1))
     meta = np.zeros((nlines, 4), dtype=np.int64)
-    blen, bcol, bslot, blo, bhi = (np.zeros((nlines, maxk), dtype=np.int64) for _ in range(5))
+    # int32: these are padded to the longest clue (4.6 MB of fresh pages to fault in, as int64, on a
+    # 384x216 puzzle with up to 192 blocks in a line; half of that as int32).
+    blen, bcol, bslot, blo, bhi = (np.zeros((nlines, maxk), dtype=np.int32) for _ in range(5))
     nslot = np.zeros(nlines, dtype=np.int64)
     slotcol = np.zeros((nlines, maxslot), dtype=np.int64)
     fill_layout(R, C, counts, flat, meta, blen, bcol, bslot, blo, bhi, nslot, slotcol)
