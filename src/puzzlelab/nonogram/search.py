@@ -48,7 +48,8 @@ def _single(m):
 def _enqueue(q, inq, ctr, line):
     if inq[line] == 0:
         n = q.shape[0]
-        q[(ctr[QHEAD] + ctr[QLEN]) % n] = line
+        t = ctr[QHEAD] + ctr[QLEN]  # < 2n: the queue never holds a line twice
+        q[t - n if t >= n else t] = line
         ctr[QLEN] += 1
         inq[line] = 1
 
@@ -144,7 +145,7 @@ def propagate(pz, ws, st):
         if ctr[WORK] >= ctr[LIMIT]:
             return 2
         line = q[ctr[QHEAD]]
-        ctr[QHEAD] = (ctr[QHEAD] + 1) % nlines
+        ctr[QHEAD] = 0 if ctr[QHEAD] + 1 == nlines else ctr[QHEAD] + 1
         ctr[QLEN] -= 1
         inq[line] = 0
         ok, n, start, stride = _solve_one(pz, ws, grid, ctr, st[14], line, naive)
@@ -155,7 +156,7 @@ def propagate(pz, ws, st):
             if out[i] != cells[i]:
                 idx = start + i * stride
                 _write(grid, tcell, told, ctr, idx, out[i])
-                cross = nrows + idx % ncols if line < nrows else idx // ncols
+                cross = nrows + i if line < nrows else i  # the column / row through cell i
                 _enqueue(q, inq, ctr, cross)
     return 1
 
