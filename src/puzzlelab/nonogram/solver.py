@@ -123,7 +123,9 @@ def initial_state(p: Puzzle, max_solutions: int, flags: int, cache_rows: int = 1
     ctr[K.QLEN] = nlines
     st = (
         grid, q, np.ones(nlines, dtype=np.uint8),
-        np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64), ctr,
+        # The trail (cell, old mask) is only read below its top or where a probe just wrote it: no need
+        # to zero its ncell x (colours + 1) entries (0.3 ms per puzzle on a 200x200 with 17 colours).
+        np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64), ctr,
         np.zeros(ncell + 1, dtype=np.int64), np.zeros(ncell + 1, dtype=np.int64), np.zeros(ncell + 1, dtype=np.int64),
         np.zeros((max(1, max_solutions), ncell), dtype=np.int8),
         np.zeros(ncell, dtype=np.int64), np.zeros(ncell, dtype=np.int64),
