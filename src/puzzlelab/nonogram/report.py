@@ -161,7 +161,8 @@ def reference_table(results, timings, references, solver, unavailable, out) -> N
             "ours wall s": float(o["time_s"].dropna().sum()),
             f"{solver} wall s": float(pd.to_numeric(r["wall_s"], errors="coerce").dropna().sum()),
         })
-    note = (f"CPU seconds of solving on the same puzzles: ours = cpu_s of the benchmark run (array setup and search), "
+    note = (f"CPU seconds of solving on the same puzzles: ours = cpu_s of the benchmark run (array setup and search; "
+            f"the flat clue arrays are built while loading, as {solver} builds its own before its clock starts), "
             f"{solver} = its own 'Processing Time' (-t, file reading excluded) with -u (uniqueness), or the killed "
             f"process's CPU time when it hit the limit. Timeouts count with the time spent, under each solver's own "
             f"limit, so the 'both decided' ratio is the like-for-like one. A ratio above 1 means {solver} needed more "
