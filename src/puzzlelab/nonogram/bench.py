@@ -2,8 +2,9 @@
 
 Kernels are compiled (or loaded from numba's cache) before the first timing, so per-puzzle times
 count array setup and search only; the clues are turned into flat arrays while loading (the parser's
-side of the line, as in pbnsolve, whose clock starts after its reader built its clue arrays). Rows carry the reproducible outcome (status, line solvability,
-a hash of the solutions, the solver's work counters) and the volatile times.
+side of the line, as in pbnsolve, whose clock starts after its reader built its clue arrays). Rows
+carry the reproducible outcome (status, line solvability, a hash of the solutions, the solver's work
+counters) and the volatile times.
 """
 
 from __future__ import annotations
