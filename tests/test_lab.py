@@ -11,7 +11,7 @@ from puzzlelab.lab.atomic import atomic_open, atomic_write
 from puzzlelab.lab.errors import InputError
 from puzzlelab.lab.hashing import sha256_file
 from puzzlelab.lab.results import split_volatile
-from puzzlelab.lab.sizes import parse_size
+from puzzlelab.lab.sizes import child_peak_rss_bytes, parse_size, peak_rss_bytes
 from puzzlelab.lab.snakemake_support import evenly_spaced, resource_for
 
 
@@ -49,6 +49,30 @@ def test_split_volatile_moves_timings_out():
     )
     assert stable == {"score": 3, "rounds": [{"joins": 2}, {"joins": 4}]}
     assert volatile == {"time_s": 1.5, "peak_rss_bytes": 9, "rounds": [{"time_s": 0.1}, {}]}
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/status"), reason="needs Linux /proc")
+def test_peak_rss_is_the_programs_own_not_its_parents():
+    """A child started by a big parent reports its own peak; a running child's peak is readable."""
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    ballast = np.ones(400 << 20, np.uint8)  # 400 MiB resident in this process
+    assert peak_rss_bytes() > 400 << 20
+    code = "from puzzlelab.lab.sizes import peak_rss_bytes; print(peak_rss_bytes())"
+    own = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    assert 0 < own < 200 << 20
+    grow = "import numpy, sys; a = numpy.ones(300 << 20, numpy.uint8); print(1, flush=True); sys.stdin.read()"
+    child = subprocess.Popen([sys.executable, "-c", grow], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline().strip() == "1"
+        assert 300 << 20 < child_peak_rss_bytes(child.pid) < 650 << 20
+    finally:
+        child.communicate("")
+    assert child_peak_rss_bytes(child.pid) == 0  # gone: unknown
+    del ballast
 
 
 def test_parse_size():

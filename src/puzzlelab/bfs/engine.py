@@ -280,18 +280,18 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "
 
         threads = numba.get_num_threads()
 
-    def needs(ahead: int, prefetch: bool) -> tuple[int, int]:
-        wb = KeyWriter.bytes_needed(block, k, width, ahead)
+    def needs(prefetch: bool) -> tuple[int, int]:
+        wb = KeyWriter.bytes_needed(block, k, width, _ahead(prefetch))
         return wb, max(chunk_bytes + wb + block * width, merge_bytes(2, block, k, width, prefetch=prefetch) + 2 * wb)
 
     # The buffers of codec threads are accounted whether or not threads run, so the memory account
     # (and with it what spills, and the artifact) does not depend on the thread count; only a budget
     # too small for them turns them off.
     prefetch = True  # accounted for the merges below, whether or not a pool prefetches
-    writer_bytes, need = needs(2, True)
+    writer_bytes, need = needs(True)
     if budget_bytes < need:
         threads, prefetch = 1, False
-        writer_bytes, need = needs(0, False)
+        writer_bytes, need = needs(False)
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="bfs-codec") if threads > 1 else None
     if budget_bytes < need:
         raise BudgetError(f"memory budget {format_size(budget_bytes)} is too small for "
@@ -332,7 +332,7 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = "
 def _run(domain, result, mem, codec, le, k, block, chunk, chunk_bytes, writer_bytes, max_depth, stop_at_goal, goal,
          keep_layers, progress, pool, prefetch) -> None:
     width = int(domain.width)
-    ahead = 2 if prefetch else 0  # blocks a writer holds before appending them (same with or without a pool)
+    ahead = _ahead(prefetch)
     # the goal is watched even when not stopping at it: layer counts then also report its depth
     watch = _GoalWatch(domain, goal) if (stop_at_goal or getattr(domain, "is_goal", None) is not None) else None
 
@@ -500,6 +500,11 @@ def _expand_layer(domain, layer, mem, codec, le, k, block, chunk, chunk_bytes, w
     return runs, children_total
 
 
+def _ahead(prefetch: bool) -> int:
+    """Blocks a writer holds before appending them; the same with or without a codec pool, so spilling is too."""
+    return 2 if prefetch else 0
+
+
 def _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth, pool, prefetch):
     """Merge runs in groups until one merge with the visited set fits in the budget."""
     fan_in = 1  # the largest number of runs that merge with the visited set inside the budget
@@ -520,7 +525,7 @@ def _cascade(runs, mem, codec, le, k, block, width, writer_bytes, depth, pool, p
             need = merge_bytes(len(group), block, k, width, visited=False, prefetch=prefetch) + writer_bytes
             mem.reserve(need, f"merging {len(group)} runs")
             merge([KeySource(r, le, consume=True, pool=pool) for r in group], -1, block, k, width, None,
-                  KeyWriter(out, le, block, k, pool=pool, ahead=2 if prefetch else 0))
+                  KeyWriter(out, le, block, k, pool=pool, ahead=_ahead(prefetch)))
             mem.release(need)
             for r in group:
                 r.close()

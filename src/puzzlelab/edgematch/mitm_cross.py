@@ -220,38 +220,35 @@ def column_value(j, ncol, Gj, F):
     return best
 
 
-@njit(cache=True)
-def _h(ncol, Gj, y):
-    """min_z mis(y, z) + G_j(z)."""
-    m = INF * 4
+@njit(cache=True, inline="always")
+def _any_left(ncol, Gj, big, unit):
+    """min_z G_j(z) + unit: B's cost of column j's left edge when it mismatches its neighbour."""
+    m = big
     for z in range(ncol):
         if Gj[z] < m:
             m = Gj[z]
-    m += 1
-    if y != 0 and Gj[y] < m:
-        m = Gj[y]
-    return m
+    return m + unit
+
+
+@njit(cache=True, inline="always")
+def _left(Gj, y, any_left):
+    """min_z mis(y, z) + G_j(z): the left neighbour's own entry when it matches colour y, else any_left."""
+    if y != 0 and Gj[y] < any_left:
+        return Gj[y]
+    return any_left
 
 
 @njit(cache=True)
 def seam_values(j, width, ncol, Gj, F, ptr, left, right, up, static, out):
     """out[s]: B's least cost once A's column j lays seam colour s (all s at once)."""
-    hmin = INF * 4
-    for z in range(ncol):
-        if Gj[z] < hmin:
-            hmin = Gj[z]
-    hmin += 1
+    hmin = _any_left(ncol, Gj, INF * 4, 1)
     m_all = INF * 4
     for s in range(ncol):
         out[s] = INF * 4
     for q in range(ptr[j], ptr[j + 1]):
         w = np.int32(static[q]) + F[j + 1, right[q]]
         if j > 0:
-            y = left[q]
-            h = hmin
-            if y != 0 and Gj[y] < h:
-                h = Gj[y]
-            w += h
+            w += _left(Gj, left[q], hmin)
         if w < m_all:
             m_all = w
         if up[q] != 0 and w < out[up[q]]:
@@ -266,21 +263,13 @@ def seam_values(j, width, ncol, Gj, F, ptr, left, right, up, static, out):
 @njit(cache=True)
 def advance_g(j, ncol, Gj, s, ptr, left, right, up, cost, unit, big, Gnext):
     """G_{j+1} from G_j once A's column j lays seam colour s (a mismatch costs `unit`)."""
-    hmin = big
-    for z in range(ncol):
-        if Gj[z] < hmin:
-            hmin = Gj[z]
-    hmin += unit
+    hmin = _any_left(ncol, Gj, big, unit)
     for x in range(ncol):
         Gnext[x] = big
     for q in range(ptr[j], ptr[j + 1]):
         w = np.int64(cost[q]) + mis(up[q], s) * unit
         if j > 0:
-            y = left[q]
-            h = hmin
-            if y != 0 and Gj[y] < h:
-                h = Gj[y]
-            w += h
+            w += _left(Gj, left[q], hmin)
         if w < Gnext[right[q]]:
             Gnext[right[q]] = w
 

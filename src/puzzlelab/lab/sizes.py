@@ -30,10 +30,33 @@ def format_size(n: int) -> str:
     return str(n)
 
 
+def _vm_hwm(pid: int | str) -> int | None:
+    """VmHWM of /proc/PID/status in bytes: the high-water mark of that program's own memory (Linux)."""
+    try:
+        with open(f"/proc/{pid}/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def peak_rss_bytes() -> int:
-    """Peak resident set size of this process so far (Linux reports KiB, macOS bytes)."""
+    """Peak resident set size of this process so far.
+
+    Linux: VmHWM, not getrusage's ru_maxrss, which survives fork + exec: a CLI started by a big
+    parent (pytest, Snakemake) would report the parent's size. Elsewhere ru_maxrss (KiB, macOS bytes)."""
+    hwm = _vm_hwm("self")
+    if hwm is not None:
+        return hwm
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return int(peak if sys.platform == "darwin" else peak * 1024)
+
+
+def child_peak_rss_bytes(pid: int) -> int:
+    """Peak resident memory of a running child so far (0 when unknown); poll it until the child exits."""
+    return _vm_hwm(pid) or 0
 
 
 def current_rss_bytes() -> int:

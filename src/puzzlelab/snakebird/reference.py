@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 import subprocess
 import tempfile
 import time
 
 from ..lab.errors import InputError
+from ..lab.sizes import child_peak_rss_bytes
+
+_POLL_S = 0.02  # how often the child's peak memory is read
 
 _DEPTH = re.compile(r"^depth: (\d+)$")
 _UNIQUE = re.compile(r"^\s+new unique: (\d+)$")
@@ -37,13 +39,23 @@ def run_reference(executable: str, level_name: str, timeout_s: float | None = No
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="snakebird-ref-") as scratch:
         try:
-            done = subprocess.run([executable], cwd=scratch, capture_output=True, text=True, timeout=timeout_s)
+            proc = subprocess.Popen([executable], cwd=scratch, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True)
         except FileNotFoundError:
             raise InputError(f"reference solver not found: {executable}") from None
-        except subprocess.TimeoutExpired:
-            raise InputError(f"reference solver {executable} did not finish within {timeout_s} s") from None
+        peak = 0
+        while True:  # poll the child's own high-water mark (rusage would include ours, see lab.sizes)
+            peak = max(peak, child_peak_rss_bytes(proc.pid))
+            try:
+                stdout, stderr = proc.communicate(timeout=_POLL_S)
+                break
+            except subprocess.TimeoutExpired:
+                if timeout_s is not None and time.perf_counter() - t0 > timeout_s:
+                    proc.kill()
+                    proc.communicate()
+                    raise InputError(f"reference solver {executable} did not finish within {timeout_s} s") from None
     wall = time.perf_counter() - t0
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
     if done.returncode != 0:
         raise InputError(f"reference solver {executable} exited with {done.returncode}: {done.stderr.strip()[-300:]}")
     parsed = parse_output(done.stdout)
