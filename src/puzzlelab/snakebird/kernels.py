@@ -473,6 +473,22 @@ def physics(lv, cells, slen, fruit, gpos, prev, grid, stamp_box, supported):
 # one move (§4)
 
 
+@_inline
+def _push_onto(n, k, tail, flags, fruit_at, fruit0, grid0, stamp0, inset, stack, top):
+    """A pushed object's cell moving onto n: -1 when blocked (not empty, fruit, the mover itself), else
+    the stack top after queueing the object found there (the mover's tail cell counts as free)."""
+    if (flags[n] & F_EMPTY) == 0 or _fruit_here(fruit_at, fruit0, n):
+        return -1
+    y = _occ(grid0, stamp0, n)
+    if y >= 0 and n != tail and inset[y] == 0:
+        if y == k:
+            return -1
+        inset[y] = 1
+        stack[top] = y
+        top += 1
+    return top
+
+
 @_kernel
 def try_move(lv, wk, k, d, grid0, stamp0, tele0):
     """Play snake k in direction d (0 U, 1 R, 2 D, 3 L) from the parent in wk[W_*0] into the child
@@ -502,7 +518,7 @@ def try_move(lv, wk, k, d, grid0, stamp0, tele0):
     f = fruit_at[t]
     eat = f >= 0 and fruit0[f] != 0
     step = False
-    npush = 0
+    pushed = False
     if not eat:
         o = _occ(grid0, stamp0, t)
         if (flags[t] & F_EMPTY) != 0 and o < 0:
@@ -517,38 +533,23 @@ def try_move(lv, wk, k, d, grid0, stamp0, tele0):
             inset[o] = 1
             stack[0] = o
             top = 1
-            stack_n = 1
             while top > 0:
                 top -= 1
                 x = stack[top]
                 if x < ns:
                     for j in range(slen0[x]):
-                        n = cells0[x, j] + delta
-                        if (flags[n] & F_EMPTY) == 0 or _fruit_here(fruit_at, fruit0, n):
+                        top = _push_onto(cells0[x, j] + delta, k, tail, flags, fruit_at, fruit0, grid0, stamp0,
+                                         inset, stack, top)
+                        if top < 0:
                             return False
-                        y = _occ(grid0, stamp0, n)
-                        if y >= 0 and n != tail and inset[y] == 0:
-                            if y == k:
-                                return False
-                            inset[y] = 1
-                            stack[top] = y
-                            top += 1
-                            stack_n += 1
                 else:
                     g = x - ns
                     for j in range(gad_n[g]):
-                        n = gpos0[g] + gad_off[g, j] + delta
-                        if (flags[n] & F_EMPTY) == 0 or _fruit_here(fruit_at, fruit0, n):
+                        top = _push_onto(gpos0[g] + gad_off[g, j] + delta, k, tail, flags, fruit_at, fruit0, grid0,
+                                         stamp0, inset, stack, top)
+                        if top < 0:
                             return False
-                        y = _occ(grid0, stamp0, n)
-                        if y >= 0 and n != tail and inset[y] == 0:
-                            if y == k:
-                                return False
-                            inset[y] = 1
-                            stack[top] = y
-                            top += 1
-                            stack_n += 1
-            npush = stack_n
+            pushed = True
     # the move is possible: copy the parent and apply it
     for s in range(ns):
         slen[s] = slen0[s]
@@ -569,7 +570,7 @@ def try_move(lv, wk, k, d, grid0, stamp0, tele0):
         for j in range(L - 1, 0, -1):
             cells[k, j] = cells[k, j - 1]
         cells[k, 0] = t
-        if npush > 0:
+        if pushed:
             for x in range(nobj):
                 if inset[x]:
                     _translate(ns, cells, slen, gpos, x, delta)
