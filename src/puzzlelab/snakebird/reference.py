@@ -55,10 +55,9 @@ def run_reference(executable: str, level_name: str, timeout_s: float | None = No
                     proc.communicate()
                     raise InputError(f"reference solver {executable} did not finish within {timeout_s} s") from None
     wall = time.perf_counter() - t0
-    done = subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
-    if done.returncode != 0:
-        raise InputError(f"reference solver {executable} exited with {done.returncode}: {done.stderr.strip()[-300:]}")
-    parsed = parse_output(done.stdout)
+    if proc.returncode != 0:
+        raise InputError(f"reference solver {executable} exited with {proc.returncode}: {stderr.strip()[-300:]}")
+    parsed = parse_output(stdout)
     layers = parsed["layers"]
     # all depths but the last are deterministic (§9.3): the last one stops early per parent
     return {
