@@ -37,6 +37,8 @@ Path("reports").mkdir(exist_ok=True)
 EXPERIMENTS = {}  # experiment -> {"category": str, "targets": [paths]}
 DETERMINISM = {}  # experiment -> [reproducible artifact paths of its solve jobs]
 SKIPPED = []  # [experiment, what, reason] rows for the report
+SCORECARDS = {}  # experiment -> its scorecard rows (CSV, lab.scorecard.COLUMNS)
+UNREADABLE = {}  # experiment -> CSVs of inputs its parse step could not read (path, line, reason)
 
 
 def register_experiment(name, category, targets):
@@ -47,6 +49,16 @@ def register_experiment(name, category, targets):
 def register_determinism(name, artifacts):
     """Declare the reproducible artifacts of an experiment's solve jobs; a sample is re-run and hashed."""
     DETERMINISM[name] = sorted(set(artifacts))
+
+
+def register_scorecard(name, csv):
+    """Declare the scorecard rows an experiment's report step writes (see puzzlelab.lab.scorecard)."""
+    SCORECARDS[name] = str(csv)
+
+
+def register_unreadable(name, csvs):
+    """Declare the parse step's lists of unreadable inputs (shown in the report, never a failed run)."""
+    UNREADABLE[name] = sorted({str(c) for c in csvs})
 
 
 def skip(experiment, what, reason):
@@ -62,6 +74,9 @@ def corpus_path(*parts):
 def experiment_inputs(name):
     """Everything an experiment's target needs: its outputs plus its determinism check."""
     targets = list(EXPERIMENTS[name]["targets"])
+    if name in SCORECARDS:
+        targets.append(SCORECARDS[name])
+    targets += UNREADABLE.get(name, [])
     if DETERMINISM.get(name):
         targets.append(f"results/determinism/{name}.json")
     return targets

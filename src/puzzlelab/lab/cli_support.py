@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Callable
 
-from .errors import InputError
+from .errors import InputError, one_line
 
 
 def int_at_least(minimum: int):
@@ -40,6 +40,55 @@ def positive_float(text: str) -> float:
     return value
 
 
+# One spelling per concept across every engine's commands (docs/CONVENTIONS.md, "Flags").
+DEFAULT_MEMORY_BUDGET = "4G"
+
+
+def add_memory_budget_arg(parser: argparse.ArgumentParser, default: str | None = DEFAULT_MEMORY_BUDGET,
+                          help: str = "RAM the search may hold before it spills or stops (e.g. 512M, 2G)") -> None:
+    """--memory-budget SIZE (parse it with `lab.sizes.parse_size`)."""
+    parser.add_argument("--memory-budget", default=default, metavar="SIZE", help=help)
+
+
+def add_node_limit_arg(parser: argparse.ArgumentParser, default: int | None = None, required: bool = False,
+                       help: str = "stop after this many search nodes (reproducible, unlike --timeout)") -> None:
+    """--node-limit N: the machine-independent budget of the tree searches (edgematch, balda)."""
+    parser.add_argument("--node-limit", type=positive_int, default=default, required=required, metavar="N",
+                        help=help)
+
+
+def add_work_limit_arg(parser: argparse.ArgumentParser, default: int | None = None,
+                       help: str = "stop after this many work units (reproducible, unlike --timeout)") -> None:
+    """--work-limit N: the machine-independent budget of engines that count work, not nodes."""
+    parser.add_argument("--work-limit", type=positive_int, default=default, metavar="N", help=help)
+
+
+def add_timeout_arg(parser: argparse.ArgumentParser, default: float | None = None,
+                    help: str = "stop after this many wall-clock seconds") -> None:
+    """--timeout S (wall clock; a result stopped by it is marked so, and is not reproducible)."""
+    parser.add_argument("--timeout", type=positive_float, default=default, metavar="S", help=help)
+
+
+def add_seed_arg(parser: argparse.ArgumentParser, default: int = 0,
+                 help: str = "random seed: the same seed gives the same bytes") -> None:
+    parser.add_argument("--seed", type=non_negative_int, default=default, metavar="S", help=help)
+
+
+def add_report_command(sub, tables: dict[str, str], handler: Callable, svg: bool = True,
+                       runs_help: str = "result files of the runs to tabulate") -> argparse.ArgumentParser:
+    """`report TABLE RUNS... --csv F --html F [--svg F]`, the one shape of every engine's report command."""
+    p = sub.add_parser("report", help="tabulate (and plot) results: " + ", ".join(tables))
+    p.add_argument("table", choices=sorted(tables), metavar="TABLE",
+                   help="; ".join(f"{name}: {text}" for name, text in tables.items()))
+    p.add_argument("runs", nargs="+", metavar="RUNS", help=runs_help)
+    p.add_argument("--csv", required=True, metavar="FILE", help="the table as CSV")
+    p.add_argument("--html", required=True, metavar="FILE", help="the table as an HTML page for the report")
+    if svg:
+        p.add_argument("--svg", metavar="FILE", help="the table's figure")
+    p.set_defaults(handler=handler)
+    return p
+
+
 def add_output_args(parser: argparse.ArgumentParser, out_help: str = "write the reproducible result (canonical JSON) here") -> None:
     """--json / --out / --timing, understood by `lab.results.emit`."""
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
@@ -62,6 +111,6 @@ def run_guarded(fn: Callable[[], int | None]) -> int:
         return 0
     except OSError as err:
         # Disk full, permission denied, missing file: the user's environment, not a bug.
-        where = f"{err.filename}: " if getattr(err, "filename", None) else ""
-        print(f"{where}{err.strerror or err}", file=sys.stderr)
+        where = f"{err.filename}: " if getattr(err, "filename", None) else "puzzlelab: error: "
+        print(one_line(f"{where}{err.strerror or err}"), file=sys.stderr)
         return 2

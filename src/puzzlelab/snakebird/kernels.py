@@ -22,7 +22,9 @@ gadgets).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ..lab.jit import inline_kernel as _inline
+from ..lab.jit import kernel as _kernel
 
 # params indices
 P_H, P_W, P_NS, P_NF, P_NG, P_SML, P_IB, P_LB, P_EXIT, P_NTP, P_BYTES = range(11)
@@ -44,21 +46,6 @@ MAX_PHYSICS_STEPS = 100_000
 
 # work tuple indices (make_work)
 W_CELLS0, W_SLEN0, W_FRUIT0, W_GPOS0, W_CELLS, W_SLEN, W_FRUIT, W_GPOS, W_GRID, W_STAMP, W_SUP, W_STACK = range(12)
-
-
-def _kernel(fn):
-    """Cached, GIL-free numba without reference counting (the kernels never allocate)."""
-    try:
-        return njit(cache=True, nogil=True, _nrt=False)(fn)
-    except (TypeError, KeyError):  # pragma: no cover - a numba without the option
-        return njit(cache=True, nogil=True)(fn)
-
-
-def _inline(fn):
-    try:
-        return njit(cache=True, nogil=True, _nrt=False, inline="always")(fn)
-    except (TypeError, KeyError):  # pragma: no cover
-        return njit(cache=True, nogil=True, inline="always")(fn)
 
 
 def terrain_flags(terrain: np.ndarray) -> np.ndarray:
