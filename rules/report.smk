@@ -5,6 +5,73 @@ localrules:
     determinism_summary,
     skipped_table,
     run_config,
+    scorecard,
+    unreadable_table,
+    cost_table,
+
+
+rule scorecard:
+    input:
+        lambda wc: [SCORECARDS[name] for name in sorted(SCORECARDS)],
+    output:
+        csv="results/report/scorecard.csv",
+        html=report(
+            "results/report/scorecard.html",
+            category="Scorecard",
+            labels={"table": "headline figures of the seed articles"},
+            caption="../report/scorecard.rst",
+        ),
+    log:
+        "results/logs/report/scorecard.log",
+    benchmark:
+        "results/benchmarks/report/scorecard/all.tsv"
+    conda:
+        ENV
+    shell:
+        "puzzlelab lab scorecard {input} --csv {output.csv} --html {output.html} 2> {log}"
+
+
+rule unreadable_table:
+    input:
+        lambda wc: [f for name in sorted(UNREADABLE) for f in UNREADABLE[name]],
+    output:
+        csv="results/report/unreadable.csv",
+        html=report(
+            "results/report/unreadable.html",
+            category="About this run",
+            labels={"table": "unreadable inputs"},
+            caption="../report/unreadable.rst",
+        ),
+    log:
+        "results/logs/report/unreadable_table.log",
+    benchmark:
+        "results/benchmarks/report/unreadable_table/all.tsv"
+    conda:
+        ENV
+    shell:
+        "puzzlelab lab unreadable-table {input} --csv {output.csv} --html {output.html} 2> {log}"
+
+
+rule cost_table:
+    input:
+        lambda wc: experiment_targets(),
+    output:
+        csv="results/report/cost.timing.csv",
+        html=report(
+            "results/report/cost.timing.html",
+            category="About this run",
+            labels={"table": "cost of this run"},
+            caption="../report/cost.rst",
+        ),
+    log:
+        "results/logs/report/cost_table.log",
+    conda:
+        ENV
+    params:
+        label=config["label"],
+    shell:
+        "puzzlelab lab cost-report --benchmarks results/benchmarks --label {params.label}"
+        " --csv {output.csv} --html {output.html} 2> {log}"
 
 
 rule determinism_summary:
@@ -15,6 +82,7 @@ rule determinism_summary:
         html=report(
             "results/report/determinism.html",
             category="Determinism",
+            labels={"table": "artifacts rebuilt and compared"},
             caption="../report/determinism.rst",
         ),
     log:
@@ -31,6 +99,7 @@ rule skipped_table:
         html=report(
             "results/report/skipped.html",
             category="About this run",
+            labels={"table": "skipped here"},
             caption="../report/skipped.rst",
         ),
     log:
@@ -50,6 +119,7 @@ rule run_config:
         html=report(
             "results/report/config.html",
             category="About this run",
+            labels={"table": "configuration"},
             caption="../report/config.rst",
         ),
     log:
