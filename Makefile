@@ -16,7 +16,7 @@ export PATH := $(BIN):$(PATH)
 CONFIGARG = $(if $(CONFIG),--configfile $(CONFIG),)
 SNAKEMAKE = $(BIN)/snakemake
 
-.PHONY: reproduce plan test test-all venv report verify reference experiments lint format clean
+.PHONY: reproduce plan test test-timed test-all venv report verify reference experiments lint format clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -47,12 +47,18 @@ verify: venv
 # After a finished run: reference/<label>/ (manifest, measured cost per job, scorecard).
 reference: venv
 	$(BIN)/puzzlelab lab reference $(CONFIGARG)
+	$(BIN)/puzzlelab lab readme
 
 experiments: venv
 	@PUZZLELAB_LIST_EXPERIMENTS=1 $(SNAKEMAKE) --dry-run --quiet $(CONFIGARG)
 
 test: venv
 	$(BIN)/python -m pytest -m "not slow"
+
+# `make test` timed, for README.md's table (reference/tests.json, then `puzzlelab lab readme`).
+test-timed: venv
+	$(BIN)/python -m puzzlelab.lab.timed_tests reference/tests.json -- -m "not slow"
+	$(BIN)/puzzlelab lab readme
 
 # Everything, with 10,000 fuzz cases per parser family.
 test-all: venv

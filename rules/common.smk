@@ -11,6 +11,7 @@ from puzzlelab.lab.snakemake_support import EFFECTIVE_CONFIG as _EFFECTIVE
 from puzzlelab.lab.snakemake_support import (
     determinism_resource,
     evenly_spaced,
+    json_param,
     resource_for,
 )
 

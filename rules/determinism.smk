@@ -14,7 +14,7 @@ rule effective_config:
     conda:
         ENV
     params:
-        config=lambda wc: json.dumps(config, sort_keys=True),
+        config=lambda wc: json_param(config),
     shell:
         "puzzlelab lab effective-config --config {params.config:q} --out {output} 2> {log}"
 

@@ -15,6 +15,7 @@ rule scorecard:
         lambda wc: [SCORECARDS[name] for name in sorted(SCORECARDS)],
     output:
         csv="results/report/scorecard.csv",
+        fragment="results/report/scorecard.fragment.html",
         html=report(
             "results/report/scorecard.html",
             category="Scorecard",
@@ -28,7 +29,8 @@ rule scorecard:
     conda:
         ENV
     shell:
-        "puzzlelab lab scorecard {input} --csv {output.csv} --html {output.html} 2> {log}"
+        "puzzlelab lab scorecard {input} --csv {output.csv} --html {output.html}"
+        " --fragment {output.fragment} 2> {log}"
 
 
 rule unreadable_table:
@@ -107,7 +109,7 @@ rule skipped_table:
     conda:
         ENV
     params:
-        rows=lambda wc: json.dumps(sorted(SKIPPED)),
+        rows=lambda wc: json_param(sorted(SKIPPED)),
     shell:
         "puzzlelab lab rows-table --columns experiment,what,reason --rows {params.rows:q}"
         " --title 'Skipped here' --csv {output.csv} --html {output.html} 2> {log}"
@@ -127,6 +129,6 @@ rule run_config:
     conda:
         ENV
     params:
-        config=lambda wc: json.dumps(config, sort_keys=True),
+        config=lambda wc: json_param(config),
     shell:
         "puzzlelab lab config-table --config {params.config:q} --csv {output.csv} --html {output.html} 2> {log}"

@@ -17,7 +17,7 @@ from conftest import REPO
 from puzzlelab.lab import manifest
 
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
-COPY = ["Snakefile", "rules", "config", "profiles", "report", "envs", "data"]
+COPY = ["Snakefile", "rules", "config", "profiles", "report", "envs", "data", "reference"]
 TEST_CONFIG = ["--configfile", "config/test.yaml"]
 # The experiment the interrupted-run test kills and resumes (several jobs, quick in test.yaml).
 RESUMED = "bfs_layers"
@@ -184,6 +184,37 @@ def test_verify_against_a_manifest(workdir, first_run, tmp_path):
         assert f"different: {victim}" in bad.stdout
     finally:
         path.write_bytes(original)
+
+
+def _readme_commands() -> list[str]:
+    """The commands of README.md's "With your own environment" block, as written."""
+    text = (REPO / "README.md").read_text()
+    block = text.split("## With your own environment", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    return [line.split("#", 1)[0].strip() for line in block.strip().splitlines() if line.strip()]
+
+
+def test_readme_commands_work_as_written(workdir, first_run):
+    """Every snakemake command of the README parses and plans (dry run); puzzlelab ones run."""
+    import shlex
+
+    commands = _readme_commands()
+    assert any(c.startswith("snakemake") for c in commands)
+    for command in commands:
+        argv = shlex.split(command)
+        if argv[0] == "pip":
+            continue
+        if argv[0] == "snakemake":
+            if "--report" in argv:
+                continue  # built for real by test_report_of_the_last_run_needs_no_configfile
+            done = subprocess.run([*SNAKEMAKE, *argv[1:], "--dry-run"], cwd=workdir, env=env(),
+                                  capture_output=True, text=True)
+            assert done.returncode == 0, (command, done.stderr[-2000:])
+        else:
+            assert argv[0] == "puzzlelab", command
+            done = subprocess.run([sys.executable, "-m", "puzzlelab.cli", *argv[1:]], cwd=workdir, env=env(),
+                                  capture_output=True, text=True)
+            # verify compares this test run with the quick manifest: it runs, and says they differ
+            assert done.returncode in ((0, 1) if argv[1:3] == ["lab", "verify"] else (0,)), (command, done.stderr)
 
 
 def test_lint_is_clean(workdir):

@@ -254,3 +254,11 @@ def test_fuzz_harness_accepts_a_located_error():
     outcome = run_forked(["lab", "check-config", "/nonexistent/config.yaml"])
     assert assert_clean(outcome) == "error"
     assert seed_files("config/*.yaml")
+
+
+def test_readme_measured_figures_are_generated():
+    """README.md's measured table is exactly what reference/ says (`puzzlelab lab readme`)."""
+    from puzzlelab.lab import readme
+
+    assert readme.current(REPO / "README.md") == readme.block(REPO / "reference")
+    assert len((REPO / "README.md").read_text().splitlines()) < 400

@@ -78,6 +78,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("rows", nargs="*", metavar="CSV", help="experiments' scorecard rows (lab.scorecard.write_rows)")
     p.add_argument("--csv", required=True)
     p.add_argument("--html", required=True)
+    p.add_argument("--fragment", help="also the bare table, for the report's landing page")
     p.set_defaults(handler=_scorecard)
 
     p = sub.add_parser("unreadable-table", help="inputs the parse steps could not read, with the reason")
@@ -90,6 +91,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--results", default="results", metavar="DIR")
     _add_label_args(p)
     p.set_defaults(handler=_reference)
+
+    p = sub.add_parser("readme", help="write README.md's measured figures from reference/ (they cannot drift)")
+    p.add_argument("--readme", default="README.md")
+    p.add_argument("--reference", default="reference")
+    p.set_defaults(handler=_readme)
 
     p = sub.add_parser("check-config", help="check config files against config/schema.yaml (merged in order)")
     p.add_argument("files", nargs="+", metavar="CONFIG", help="config files in merge order (config/config.yaml first)")
@@ -338,6 +344,8 @@ def _scorecard(args) -> int:
         raise InputError(str(err)) from None
     write_table(df, args.csv)
     atomic_write(args.html, to_html(df))
+    if args.fragment:
+        atomic_write(args.fragment, to_html(df, fragment=True))
     return 0
 
 
@@ -371,4 +379,17 @@ def _reference(args) -> int:
         raise InputError("no scorecard: the run has not finished", card)
     shutil.copyfile(card, Path("reference") / label / "scorecard.csv")
     print(f"reference/{label}/scorecard.csv: copied from {card}")
+    from .readme import record_run
+
+    run = record_run(Path(args.results) / "benchmarks", label, Path("reference") / label / "run.json")
+    print(f"reference/{label}/run.json: {run['jobs']} jobs, {run['cpu_hours']} CPU-hours, "
+          f"{run['elapsed_hours']} h elapsed")
+    return 0
+
+
+def _readme(args) -> int:
+    from .readme import rewrite
+
+    changed = rewrite(args.readme, args.reference)
+    print(f"{args.readme}: {'measured figures updated' if changed else 'already up to date'}")
     return 0

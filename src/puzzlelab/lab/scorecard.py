@@ -83,8 +83,8 @@ def read_rows(paths: list[str | Path]) -> pd.DataFrame:
     return df.sort_values("seed", kind="stable").reset_index(drop=True)
 
 
-def to_html(df: pd.DataFrame) -> str:
-    """The Scorecard page: one row per headline figure, the source table linked inside the report."""
+def to_html(df: pd.DataFrame, fragment: bool = False) -> str:
+    """The Scorecard page (or, with `fragment`, just its table for the report's landing page)."""
     import html
 
     from .tables import STYLE
@@ -108,6 +108,9 @@ def to_html(df: pd.DataFrame) -> str:
         body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     counts = df["verdict"].value_counts()
     summary = ", ".join(f"{int(counts.get(v, 0))} {v}" for v in VERDICTS)
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>" + "".join(body) + "</tbody></table>"
+    if fragment:
+        return f"<p>{len(df)} headline figures: {summary}.</p>\n{table}\n"
     return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Scorecard</title>" + STYLE +
             "<style>.reproduced{color:#1a7f37}.beaten{color:#0550ae;font-weight:600}.missed{color:#cf222e}"
             ".not-run-here{color:#6e7781}</style></head><body><h3>Scorecard</h3>"

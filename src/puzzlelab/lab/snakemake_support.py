@@ -58,3 +58,10 @@ def report_of_last_run(argv: Sequence[str], files: Sequence[str], overrides: dic
 def last_run_config() -> dict:
     """The configuration the last run on disk used (results/.config/effective.json)."""
     return json.loads(EFFECTIVE_CONFIG.read_text(encoding="utf-8"))
+
+
+def json_param(obj) -> str:
+    """JSON for a rule's params: `<`, `>` and `&` as \\u escapes, so that the text cannot end the
+    <script> element in which Snakemake's report embeds a rule's params (same value once decoded)."""
+    text = json.dumps(obj, sort_keys=True, ensure_ascii=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
