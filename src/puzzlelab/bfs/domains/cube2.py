@@ -121,7 +121,8 @@ class Cube2(Domain):
             return self.apply(self.start[0], moves)
         if len(tokens) != 7:
             raise InputError(f"cannot read {self.name} state {text!r}: expected a scramble of U, R, F turns "
-                             "(e.g. \"R U2 F'\") or 7 corners with twists (e.g. \"URF0 UFL0 ULB0 UBR0 DFR0 DLF0 DRB0\")")
+                             "(e.g. \"R U2 F'\") or 7 corners with twists "
+                             "(e.g. \"URF0 UFL0 ULB0 UBR0 DFR0 DLF0 DRB0\")")
         row = np.zeros(7, dtype=np.uint8)
         names = [CORNERS[s] for s in SLOTS]
         for k, t in enumerate(tokens):

@@ -127,7 +127,8 @@ class Sliding(Domain):
         w = len(str(self.ncell - 1))
         lines = []
         for r in range(self.rows):
-            lines.append(" ".join(("." if t == 0 else str(t)).rjust(w) for t in cells[r * self.cols:(r + 1) * self.cols]))
+            row = cells[r * self.cols:(r + 1) * self.cols]
+            lines.append(" ".join(("." if t == 0 else str(t)).rjust(w) for t in row))
         return "\n".join(lines)
 
     def parse_state(self, text: str) -> np.ndarray:
