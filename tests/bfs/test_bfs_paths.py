@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 from bfs_support import A007664, eight_puzzle_search
 
+from puzzlelab.bfs.domain import Rooted
 from puzzlelab.bfs.engine import search
+from puzzlelab.bfs.hashset import search_hash
 from puzzlelab.bfs.parents import replay
 from puzzlelab.domains import make_domain
 
@@ -85,3 +87,13 @@ def test_solve_other_domains(run_cli, spec, state, length):
     code, out, err = run_cli("bfs", "solve", spec, "--from", state, "--json")
     assert code == 0, err
     assert json.loads(out)["length"] == length
+
+
+def test_solve_beyond_the_depth_limit_says_so(run_cli):
+    code, out, err = run_cli("bfs", "solve", "sliding:3x3", "--from", "8,6,7,2,5,4,3,0,1", "--max-depth", "5", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["found"] is False and data["length"] is None and data["searched_depth"] == 5
+    dom = make_domain("sliding:3x3")
+    rooted = Rooted(dom, dom.parse_state("8,6,7,2,5,4,3,0,1"))
+    assert not data["complete"] and data["states_searched"] == search_hash(rooted, max_depth=5, progress=False).states

@@ -160,7 +160,7 @@ def layers_text(data: dict) -> str:
 
 
 def _solve(args) -> int:
-    from puzzlelab.lab.errors import InputError, quote
+    from puzzlelab.lab.errors import InputError
     from puzzlelab.lab.results import emit
 
     from .domain import Rooted
@@ -178,24 +178,31 @@ def _solve(args) -> int:
     with search(rooted, max_depth=args.max_depth, memory_budget=args.memory_budget, workdir=args.workdir,
                 codec=args.codec, order=args.order, chunk_states=args.chunk_states, goal=goal,
                 stop_at_goal=True, progress=True) as result:
-        if result.path is None:
-            reach = f"within depth {args.max_depth}" if args.max_depth is not None and not result.complete else ""
-            raise InputError(f"no path from {quote(domain.format_state(state))} to {target} of {domain.name} "
-                             f"{reach}".strip())
+        found = result.path is not None
         data = {
             "domain": domain.name,
             "from": domain.format_state(state),
-            "to": domain.format_state(result.path.states[-1]),
-            "length": len(result.path),
-            "path": path_json(domain, result.path),
+            "found": found,
+            "to": domain.format_state(result.path.states[-1]) if found else None,
+            "length": len(result.path) if found else None,
+            "path": path_json(domain, result.path) if found else None,
+            "searched_depth": result.max_depth,
+            "complete": result.complete,
             "states_searched": result.states,
             "peak_rss_bytes": result.peak_rss_bytes,
             "time_s": result.time_s,
         }
-    moves = " ".join(data["path"]["moves"]) or "(already at the start)"
-    plural = "" if data["length"] == 1 else "s"
-    text = (f"{domain.name}: {data['length']} move{plural} from {data['from']} to {data['to']}\n{moves}\n"
-            f"(verified by replay; {data['states_searched']:,} states searched)")
+    if found:
+        moves = " ".join(data["path"]["moves"]) or "(already at the start)"
+        plural = "" if data["length"] == 1 else "s"
+        text = (f"{domain.name}: {data['length']} move{plural} from {data['from']} to {data['to']}\n{moves}\n"
+                f"(verified by replay; {data['states_searched']:,} states searched)")
+    elif result.complete:
+        text = (f"{domain.name}: no path from {data['from']} to {target}: all {data['states_searched']:,} states "
+                "reachable from it were searched")
+    else:
+        text = (f"{domain.name}: no path from {data['from']} to {target} within depth {data['searched_depth']} "
+                f"({data['states_searched']:,} states searched; raise --max-depth)")
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0
 

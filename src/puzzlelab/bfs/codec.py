@@ -22,7 +22,7 @@ import threading
 import numpy as np
 import zstandard
 
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
 from puzzlelab.lab.jit import allocating_kernel, inline_kernel, kernel
 
 from .keys import keys_to_rows_into, rows_to_keys_into
@@ -349,7 +349,7 @@ class Codec:
 
     def __init__(self, name: str = DEFAULT_CODEC, level: int = DEFAULT_LEVEL):
         if name not in CODECS:
-            raise InputError(f"unknown codec {name!r}: expected one of {', '.join(CODECS)}")
+            raise InputError(f"unknown codec {quote(name)}: expected one of {', '.join(CODECS)}")
         self.name = name
         self.level = level
         self.zstd = name.endswith("zstd")

@@ -58,7 +58,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
 
 __all__ = ["Domain", "Rooted", "check_domain", "parse_int"]
 
@@ -83,9 +83,9 @@ class Domain:
         try:
             row = np.array([int(t, 16) for t in text.replace(",", " ").split()], dtype=np.uint8)
         except ValueError:
-            raise InputError(f"cannot read state {text!r}: expected {self.width} hex bytes") from None
+            raise InputError(f"cannot read state {quote(text)}: expected {self.width} hex bytes") from None
         if row.size != self.width:
-            raise InputError(f"cannot read state {text!r}: expected {self.width} hex bytes, got {row.size}")
+            raise InputError(f"cannot read state {quote(text)}: expected {self.width} hex bytes, got {row.size}")
         return row
 
     def format_move(self, move_id: int, parent_row: np.ndarray) -> str:
@@ -110,11 +110,13 @@ def check_domain(domain) -> None:
 def parse_int(text: str, what: str, spec: str, lo: int, hi: int) -> int:
     """An integer parameter of a domain string, with a clear message when it is not one."""
     try:
+        if len(text.strip()) > 30:  # int() of a very long digit string is slow, then fails
+            raise ValueError
         value = int(text)
     except ValueError:
-        raise InputError(f"domain {spec!r}: {what} must be an integer, got {text!r}") from None
+        raise InputError(f"domain {quote(spec)}: {what} must be an integer, got {quote(text)}") from None
     if not lo <= value <= hi:
-        raise InputError(f"domain {spec!r}: {what} must be between {lo} and {hi}, got {value}")
+        raise InputError(f"domain {quote(spec)}: {what} must be between {lo} and {hi}, got {value}")
     return value
 
 

@@ -49,7 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from puzzlelab.lab.cli_support import DEFAULT_MEMORY_BUDGET
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
 from puzzlelab.lab.progress import Progress
 from puzzlelab.lab.sizes import current_rss_bytes, format_size, parse_size, peak_rss_bytes
 
@@ -174,6 +174,8 @@ def make_run_dir(workdir: str | os.PathLike | None) -> Path:
         base.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise InputError(f"cannot use --workdir: {err.strerror}", base) from None
+    except ValueError:  # a NUL byte in the name
+        raise InputError(f"cannot use --workdir {quote(str(workdir))}: not a valid folder name") from None
     if not base.is_dir() or not os.access(base, os.W_OK):
         raise InputError("cannot use --workdir: not a writable folder", base)
     for old in base.glob(RUN_DIR_PREFIX + "*"):
@@ -287,10 +289,13 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
            chunk_states: int | None = None, zstd_level: int = 3, threads: int | None = None) -> SearchResult:
     """Layered BFS from domain.start with sort+merge dedup and compressed, spillable stores."""
     if order not in ORDERS:
-        raise InputError(f"unknown key byte order {order!r}: expected le or be")
+        raise InputError(f"unknown key byte order {quote(order)}: expected le or be")
     if max_depth is not None and max_depth < 0:
         raise InputError(f"--max-depth must be >= 0, got {max_depth}")
-    budget_bytes = parse_size(memory_budget)
+    try:
+        budget_bytes = parse_size(memory_budget)
+    except (OverflowError, ValueError):  # a number past float's range
+        raise InputError(f"cannot read size {quote(memory_budget)}: the number is too large") from None
     codec_obj = Codec(codec, zstd_level)
     if goal is not None:
         stop_at_goal = True
