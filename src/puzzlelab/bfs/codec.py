@@ -21,9 +21,9 @@ import threading
 
 import numpy as np
 import zstandard
-from numba import njit
 
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
+from puzzlelab.lab.jit import allocating_kernel, inline_kernel, kernel
 
 from .keys import keys_to_rows_into, rows_to_keys_into
 
@@ -41,7 +41,7 @@ def block_records(width: int) -> int:
     return min(BLOCK_MAX_RECORDS, max(1024, BLOCK_BYTES // width))
 
 
-@njit(cache=True)
+@kernel
 def _rowfilter_encode_narrow(rows, out):
     """rowfilter_encode for rows of at most 8 bytes: the changed-byte mask by bit tricks on one word."""
     n, width = rows.shape
@@ -72,7 +72,7 @@ def _rowfilter_encode_narrow(rows, out):
     return p
 
 
-@njit(cache=True)
+@allocating_kernel
 def rowfilter_encode(rows, out):
     """Write the row filter of rows (n, width) into out; returns the number of bytes written."""
     n, width = rows.shape
@@ -105,7 +105,7 @@ def rowfilter_encode(rows, out):
     return p
 
 
-@njit(cache=True)
+@kernel
 def _rowfilter_decode_narrow(data, out):
     """rowfilter_decode for rows of at most 8 bytes (masks of one or two varint bytes)."""
     n, width = out.shape
@@ -134,7 +134,7 @@ def _rowfilter_decode_narrow(data, out):
     return p
 
 
-@njit(cache=True)
+@kernel
 def rowfilter_decode(data, out):
     """Inverse of rowfilter_encode into out (n, width); returns bytes consumed (-1 if data is short)."""
     n, width = out.shape
@@ -169,7 +169,7 @@ def rowfilter_decode(data, out):
     return p
 
 
-@njit(cache=True)
+@kernel
 def delta_encode(rows, out):
     n, width = rows.shape
     for i in range(n):
@@ -178,7 +178,7 @@ def delta_encode(rows, out):
             out[i, j] = np.uint8((rows[i, j] - prev) & 255)
 
 
-@njit(cache=True)
+@kernel
 def delta_decode(data, out):
     n, width = out.shape
     for i in range(n):
@@ -189,14 +189,14 @@ def delta_decode(data, out):
 
 
 # --- the row filter on sort keys (states of up to 16 bytes) ------------------------------------------
-@njit(cache=True, inline="always")
+@inline_kernel
 def _bswap64(x):
     x = ((x & np.uint64(0x00FF00FF00FF00FF)) << np.uint64(8)) | ((x >> np.uint64(8)) & np.uint64(0x00FF00FF00FF00FF))
     x = ((x & np.uint64(0x0000FFFF0000FFFF)) << np.uint64(16)) | ((x >> np.uint64(16)) & np.uint64(0x0000FFFF0000FFFF))
     return (x << np.uint64(32)) | (x >> np.uint64(32))
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _row_value(keys, i, le, width):
     """The row of key i as a little-endian integer (lo = row bytes 0-7, hi = bytes 8-15)."""
     if keys.shape[1] == 1:
@@ -214,7 +214,7 @@ def _row_value(keys, i, le, width):
     return (w1 >> np.uint64(pad)) | (w0 << np.uint64(64 - pad)), w0 >> np.uint64(pad)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _set_key(keys, i, le, width, lo, hi):
     """Inverse of _row_value."""
     if keys.shape[1] == 1:
@@ -236,7 +236,7 @@ def _set_key(keys, i, le, width, lo, hi):
         keys[i, 1] = lo << np.uint64(pad)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _byte_mask(d):
     """Bit j set when byte j of d is not zero."""
     t = d | (d >> np.uint64(4))
@@ -251,7 +251,7 @@ _POPC8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 _LOW_BYTES = np.array([(1 << (8 * c)) - 1 if c < 8 else (1 << 64) - 1 for c in range(9)], dtype=np.uint64)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def rowfilter_encode_keys(keys, le, width, out):
     """rowfilter_encode of the rows of these keys (width <= 16), straight from the keys. `out` needs
     8 bytes of room past the encoded length (see Codec.encode_keys)."""
@@ -293,7 +293,7 @@ def rowfilter_encode_keys(keys, le, width, out):
     return p
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def rowfilter_decode_keys(data, le, width, keys):
     """Inverse of rowfilter_encode_keys into keys (n, nwords); returns bytes consumed (-1 if corrupt)."""
     n = keys.shape[0]
@@ -349,7 +349,7 @@ class Codec:
 
     def __init__(self, name: str = DEFAULT_CODEC, level: int = DEFAULT_LEVEL):
         if name not in CODECS:
-            raise InputError(f"unknown codec {name!r}: expected one of {', '.join(CODECS)}")
+            raise InputError(f"unknown codec {quote(name)}: expected one of {', '.join(CODECS)}")
         self.name = name
         self.level = level
         self.zstd = name.endswith("zstd")

@@ -12,8 +12,8 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
+from puzzlelab.lab.jit import inline_kernel, kernel
 from puzzlelab.lab.progress import Progress
 from puzzlelab.lab.sizes import format_size, peak_rss_bytes
 
@@ -22,7 +22,7 @@ from .keys import key_equal, nwords, rows_to_keys
 MAX_CHUNK = 1 << 20
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _hash(keys, i):
     h = np.uint64(0x9E3779B97F4A7C15)
     for w in range(keys.shape[1]):
@@ -31,7 +31,7 @@ def _hash(keys, i):
     return h
 
 
-@njit(cache=True)
+@kernel
 def insert_batch(table, used, size, keys, new_index):
     """Insert keys into the table; new_index receives the rows that were not there. Returns (count, size)."""
     mask = np.uint64(table.shape[0] - 1)
@@ -54,7 +54,7 @@ def insert_batch(table, used, size, keys, new_index):
     return nnew, size
 
 
-@njit(cache=True)
+@kernel
 def rehash(table, used, new_table, new_used):
     mask = np.uint64(new_table.shape[0] - 1)
     for s in range(table.shape[0]):

@@ -15,6 +15,28 @@ from .keys import row_hash8
 
 
 @dataclass
+class SolutionPath:
+    """A path from a start state: `moves[i]` turns `states[i]` into `states[i + 1]`."""
+
+    states: list[np.ndarray]
+    moves: list[int]
+    verified: bool = False
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+
+def path_json(domain, path: SolutionPath) -> dict:
+    """The CLI's object of a path: moves and states in the domain's text forms."""
+    return {
+        "length": len(path.moves),
+        "moves": [domain.format_move(m, s) for m, s in zip(path.moves, path.states, strict=False)],
+        "states": [domain.format_state(s) for s in path.states],
+        "verified": path.verified,
+    }
+
+
+@dataclass
 class RebuildStats:
     scanned: int = 0  # states read from the layers
     expanded: int = 0  # states re-expanded
@@ -44,8 +66,6 @@ def find_parent(domain, store, target: np.ndarray, h: int | None, stats: Rebuild
 def rebuild_path(domain, layer_stores, depth: int, goal_row: np.ndarray, goal_tag: int, use_hash: bool = True,
                  stats: RebuildStats | None = None):
     """The path from a start state to goal_row (found at `depth`), verified by replaying it."""
-    from .engine import SolutionPath
-
     stats = stats if stats is not None else RebuildStats()
     states = [np.asarray(goal_row, dtype=np.uint8).copy()]
     moves: list[int] = []
@@ -78,7 +98,7 @@ def replay(domain, path, goal_row: np.ndarray | None = None) -> bool:
     if bytes(path.states[0]) not in starts:
         return False
     cur = path.states[0]
-    for move, nxt in zip(path.moves, path.states[1:]):
+    for move, nxt in zip(path.moves, path.states[1:], strict=False):
         child = apply_move(domain, cur, move)
         if child is None or not np.array_equal(child, nxt):
             return False

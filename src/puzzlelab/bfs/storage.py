@@ -78,7 +78,7 @@ class MemoryBudget:
     def release(self, nbytes: int) -> None:
         self.reserved -= nbytes
 
-    def charge(self, store: "RecordStore", nbytes: int) -> bool:
+    def charge(self, store: RecordStore, nbytes: int) -> bool:
         """Account a block kept in memory by `store`; False means: write it to a file instead."""
         if not self.make_room(nbytes, keep=store):
             return False

@@ -13,12 +13,13 @@ import re
 import numpy as np
 from numba import njit
 
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
 
 from ..domain import Domain
 
 CORNERS = ["URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB"]
 SLOTS = [0, 1, 2, 3, 4, 5, 7]  # DBL (6) never moves
+MAX_SCRAMBLE = 10_000  # turns a scramble given to parse_state may have
 FACES = "URF"
 SUFFIX = ["", "2", "'"]
 # Quarter turns clockwise: slot i receives the cubie from slot cp[i], with twist co[i] added.
@@ -115,30 +116,35 @@ class Cube2(Domain):
         """Either 7 corners as printed by format_state (`URF0 UFL0 ...`) or a scramble of U/R/F turns."""
         tokens = text.replace(",", " ").split()
         if not tokens:
-            raise InputError(f"cannot read {self.name} state {text!r}: empty")
+            raise InputError(f"cannot read {self.name} state {quote(text)}: empty")
         if all(re.fullmatch(r"[URF][2']?", t) for t in tokens):
+            if len(tokens) > MAX_SCRAMBLE:
+                raise InputError(f"cannot read {self.name} scramble of {len(tokens):,} turns: at most "
+                                 f"{MAX_SCRAMBLE:,} (any position is at most 14 quarter turns away)")
             moves = [3 * FACES.index(t[0]) + (SUFFIX.index(t[1:]) if len(t) > 1 else 0) for t in tokens]
             return self.apply(self.start[0], moves)
         if len(tokens) != 7:
-            raise InputError(f"cannot read {self.name} state {text!r}: expected a scramble of U, R, F turns "
-                             "(e.g. \"R U2 F'\") or 7 corners with twists (e.g. \"URF0 UFL0 ULB0 UBR0 DFR0 DLF0 DRB0\")")
+            raise InputError(f"cannot read {self.name} state {quote(text)}: expected a scramble of U, R, F turns "
+                             "(e.g. \"R U2 F'\") or 7 corners with twists "
+                             "(e.g. \"URF0 UFL0 ULB0 UBR0 DFR0 DLF0 DRB0\")")
         row = np.zeros(7, dtype=np.uint8)
         names = [CORNERS[s] for s in SLOTS]
         for k, t in enumerate(tokens):
             m = re.fullmatch(r"([UDRLFB]{3})([012])", t.upper())
             if not m or m.group(1) not in names:
-                raise InputError(f"cannot read {self.name} state {text!r}: {t!r} is not a corner name "
+                raise InputError(f"cannot read {self.name} state {quote(text)}: {quote(t)} is not a corner name "
                                  f"({', '.join(names)}) followed by a twist 0-2")
             row[k] = 3 * names.index(m.group(1)) + int(m.group(2))
         if sorted(int(b) // 3 for b in row) != list(range(7)):
-            raise InputError(f"cannot read {self.name} state {text!r}: each corner must appear exactly once")
+            raise InputError(f"cannot read {self.name} state {quote(text)}: each corner must appear exactly once")
         if sum(int(b) % 3 for b in row) % 3:
-            raise InputError(f"{self.name} state {text!r} is not reachable: the twists must sum to a multiple of 3")
+            raise InputError(f"{self.name} state {quote(text)} is not reachable: the twists must sum to a "
+                             "multiple of 3")
         return row
 
 
 def make(arg: str) -> Cube2:
     metric = arg.strip().lower()
     if metric not in ("htm", "qtm"):
-        raise InputError(f"cannot read domain 'cube2:{arg}': expected cube2:htm or cube2:qtm")
+        raise InputError(f"cannot read domain {quote('cube2:' + arg)}: expected cube2:htm or cube2:qtm")
     return Cube2(metric)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
 
 from ..domain import Domain, parse_int
 
@@ -95,7 +95,7 @@ class Hanoi4(Domain):
     def parse_state(self, text: str) -> np.ndarray:
         t = text.strip().upper()
         if len(t) != self.n or any(c not in PEGS for c in t):
-            raise InputError(f"cannot read {self.name} state {text!r}: expected {self.n} peg letters A-D, "
+            raise InputError(f"cannot read {self.name} state {quote(text)}: expected {self.n} peg letters A-D, "
                              "the smallest disc first")
         return self.pack([PEGS.index(c) for c in t])
 

@@ -12,7 +12,7 @@ import re
 import numpy as np
 from numba import njit
 
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
 
 from ..domain import Domain, parse_int
 from .nibbles import pack, pack_row, unpack, unpack_row
@@ -64,10 +64,11 @@ class Pancake(Domain):
         try:
             values = [int(t) for t in tokens]
         except ValueError:
-            raise InputError(f"cannot read {self.name} state {text!r}: expected pancake sizes 1..{self.n}") from None
+            raise InputError(f"cannot read {self.name} state {quote(text)}: expected pancake sizes "
+                             f"1..{self.n}") from None
         if sorted(values) != list(range(1, self.n + 1)):
-            raise InputError(f"cannot read {self.name} state {text!r}: expected each size 1..{self.n} exactly once, "
-                             "top of the stack first")
+            raise InputError(f"cannot read {self.name} state {quote(text)}: expected each size 1..{self.n} "
+                             "exactly once, top of the stack first")
         return pack([v - 1 for v in values], self.width)
 
     def format_move(self, move_id: int, parent_row=None) -> str:

@@ -15,7 +15,7 @@ import re
 import numpy as np
 from numba import njit
 
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
 
 from ..domain import Domain
 from .nibbles import pack, unpack, unpack_row
@@ -127,13 +127,14 @@ class Sliding(Domain):
         w = len(str(self.ncell - 1))
         lines = []
         for r in range(self.rows):
-            lines.append(" ".join(("." if t == 0 else str(t)).rjust(w) for t in cells[r * self.cols:(r + 1) * self.cols]))
+            row = cells[r * self.cols:(r + 1) * self.cols]
+            lines.append(" ".join(("." if t == 0 else str(t)).rjust(w) for t in row))
         return "\n".join(lines)
 
     def parse_state(self, text: str) -> np.ndarray:
         tokens = [t for t in re.split(r"[\s,;/]+", text.strip()) if t]
         if len(tokens) != self.ncell:
-            raise InputError(f"cannot read {self.name} state {text!r}: expected {self.ncell} tiles "
+            raise InputError(f"cannot read {self.name} state {quote(text)}: expected {self.ncell} tiles "
                              f"(0..{self.ncell - 1}, 0 or _ for the blank), got {len(tokens)}")
         cells = []
         for t in tokens:
@@ -143,12 +144,13 @@ class Sliding(Domain):
             try:
                 cells.append(int(t))
             except ValueError:
-                raise InputError(f"cannot read {self.name} state {text!r}: {t!r} is not a tile number") from None
+                raise InputError(f"cannot read {self.name} state {quote(text)}: {quote(t)} is not a tile "
+                                 "number") from None
         if sorted(cells) != list(range(self.ncell)):
-            raise InputError(f"cannot read {self.name} state {text!r}: the tiles must be 0..{self.ncell - 1}, "
+            raise InputError(f"cannot read {self.name} state {quote(text)}: the tiles must be 0..{self.ncell - 1}, "
                              "each exactly once (0 is the blank)")
         if not self.reachable(cells):
-            raise InputError(f"{self.name} state {text!r} is not reachable from the start: its permutation "
+            raise InputError(f"{self.name} state {quote(text)} is not reachable from the start: its permutation "
                              "parity does not match the blank's distance (half of all boards are unsolvable)")
         return self.pack(cells)
 
@@ -177,10 +179,12 @@ def make(arg: str) -> Sliding:
     spec = f"sliding:{arg}"
     m = _SPEC.match(arg.strip())
     if not m:
-        raise InputError(f"cannot read domain {spec!r}: expected sliding:RxC[:center|:edge], e.g. sliding:3x3")
+        raise InputError(f"cannot read domain {quote(spec)}: expected sliding:RxC[:center|:edge], e.g. sliding:3x3")
+    if len(m.group(1)) > 4 or len(m.group(2)) > 4:
+        raise InputError(f"domain {quote(spec)}: need 2 <= R, C and R*C <= 64")
     rows, cols = int(m.group(1)), int(m.group(2))
     if rows < 2 or cols < 2 or rows * cols > 64:
-        raise InputError(f"domain {spec!r}: need 2 <= R, C and R*C <= 64")
+        raise InputError(f"domain {quote(spec)}: need 2 <= R, C and R*C <= 64")
     blank = m.group(3) or "corner"
     name = f"sliding:{rows}x{cols}" + ("" if blank == "corner" else f":{blank}")
     return Sliding(rows, cols, blank, name)

@@ -2,8 +2,8 @@
 
 The shared corpus file `bfs/reference_layer_counts.txt` (OEIS sequences, one per line:
 `name | source | values`) is the reference when present. A few OEIS sequences that file does not
-hold are embedded here, each checked by hand against its OEIS page: the 15-puzzle counts, which the
-pipeline only runs part of.
+hold are embedded here, each checked against its OEIS page: the 15-puzzle counts, of which the
+pipeline runs a prefix.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
+from puzzlelab.lab.textio import read_text
 
 
 @dataclass(frozen=True)
@@ -22,10 +23,17 @@ class Reference:
     kind: str = "layers"  # "layers": count at each depth; "goal_depth": values[N] = start->goal distance for N
 
 
-# OEIS A089484: 15-puzzle, blank in a corner (a(0)..a(31); the full sequence has 81 terms, sum 16!/2).
+# OEIS A089484: 15-puzzle, blank in a corner, the complete sequence a(0)..a(80) (the OEIS b-file
+# by Herman Jamke; Korf & Schultze's complete search). Its terms sum to 16!/2, every state once.
 A089484 = (1, 2, 4, 10, 24, 54, 107, 212, 446, 946, 1948, 3938, 7808, 15544, 30821, 60842, 119000, 231844, 447342,
            859744, 1637383, 3098270, 5802411, 10783780, 19826318, 36142146, 65135623, 116238056, 204900019,
-           357071928, 613926161, 1042022040)
+           357071928, 613926161, 1042022040, 1742855397, 2873077198, 4660800459, 7439530828, 11668443776,
+           17976412262, 27171347953, 40271406380, 58469060820, 83099401368, 115516106664, 156935291234,
+           208207973510, 269527755972, 340163141928, 418170132006, 500252508256, 581813416256, 657076739307,
+           719872287190, 763865196269, 784195801886, 777302007562, 742946121222, 683025093505, 603043436904,
+           509897148964, 412039723036, 317373604363, 232306415924, 161303043901, 105730020222, 65450375310,
+           37942606582, 20696691144, 10460286822, 4961671731, 2144789574, 868923831, 311901840, 104859366,
+           29592634, 7766947, 1508596, 272198, 26638, 3406, 70, 17)
 # OEIS A090164: 15-puzzle, blank in one of the 4 central squares (a(0)..a(26)).
 A090164 = (1, 4, 10, 20, 38, 80, 174, 372, 762, 1540, 3072, 6196, 12356, 24516, 48179, 94356, 183432, 355330, 682250,
            1301874, 2460591, 4617322, 8580175, 15815664, 28854386, 52154316, 93214030)
@@ -34,7 +42,7 @@ A090165 = (1, 3, 6, 14, 32, 66, 134, 280, 585, 1214, 2462, 4946, 9861, 19600, 38
            1062628, 2016814, 3800682, 7093209, 13127364, 24053454, 43657576, 78382622, 139237375)
 
 EMBEDDED = {
-    "sliding:4x4": Reference("15puzzle_blank_corner", "OEIS A089484 (embedded, partial)", A089484),
+    "sliding:4x4": Reference("15puzzle_blank_corner", "OEIS A089484 (embedded)", A089484),
     "sliding:4x4:center": Reference("15puzzle_blank_center", "OEIS A090164 (embedded, partial)", A090164),
     "sliding:4x4:edge": Reference("15puzzle_blank_midside", "OEIS A090165 (embedded, partial)", A090165),
 }
@@ -52,19 +60,19 @@ CORPUS_NAMES = {
 def read_reference_file(path: str | Path) -> dict[str, Reference]:
     """Corpus line name -> Reference (comment lines start with '#')."""
     out = {}
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            parts = [p.strip() for p in line.split("|")]
-            if len(parts) != 3:
-                raise InputError("expected 'name | source | values'", path, lineno)
-            try:
-                values = tuple(int(v) for v in parts[2].split(","))
-            except ValueError:
-                raise InputError("values must be comma-separated integers", path, lineno) from None
-            out[parts[0]] = Reference(parts[0], parts[1], values)
+    for lineno, line in enumerate(read_text(path, what="reference file").splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = [p.strip() for p in line.split("|")]
+        if len(parts) != 3:
+            raise InputError(f"expected 'name | source | values', got {quote(line)}", path, lineno)
+        try:
+            values = tuple(int(v) for v in parts[2].split(","))
+        except ValueError:
+            raise InputError(f"values must be comma-separated integers, got {quote(parts[2])}", path,
+                             lineno) from None
+        out[parts[0]] = Reference(parts[0], parts[1], values)
     return out
 
 
