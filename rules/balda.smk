@@ -3,12 +3,10 @@
 # Helpers live in puzzlelab/balda/pipeline.py.
 from puzzlelab.balda.pipeline import alphabeta_jobs as balda_alphabeta_jobs
 from puzzlelab.balda.pipeline import dictionary_compare as balda_dictionary_compare
-from puzzlelab.balda.pipeline import prefix_args as balda_prefix_args
 from puzzlelab.balda.pipeline import speed_jobs as balda_speed_jobs
 from puzzlelab.balda.pipeline import tournament_jobs as balda_tournament_jobs
 
 BALDA_CATEGORY = "Balda"
-BALDA_DICT = "results/balda_dictionary/ru_opencorpora_nouns.txt"
 BALDA_COMPARE, BALDA_MISSING = balda_dictionary_compare(
     config["balda_dictionary"], HAVE_CORPORA, corpus_path
 )
@@ -23,14 +21,17 @@ for _file, _reason in BALDA_MISSING:
 localrules:
     balda_dictionary_table,
     balda_search_speed_table,
+    balda_search_speed_summary,
     balda_alphabeta_table,
+    balda_alphabeta_summary,
     balda_tournament_table,
+    balda_tournament_summary,
 
 
 # --- balda_dictionary: the built-in list from pymorphy3's OpenCorpora lexicon, beside the corpora ------
 rule balda_dictionary_build:
     output:
-        words=BALDA_DICT,
+        words="results/balda_dictionary/ru_opencorpora_nouns.txt",
         json="results/balda_dictionary/build.json",
         timing="results/balda_dictionary/build.timing.json",
     log:
@@ -43,15 +44,16 @@ rule balda_dictionary_build:
         runtime=runtime_for("balda_dictionary_build"),
     params:
         exclude=",".join(config["balda_dictionary"]["exclude"]),
-        prefixes=balda_prefix_args(config["balda_dictionary"]),
+        prefixes=",".join(config["balda_dictionary"]["prefixes"]),
     shell:
-        "puzzlelab balda dictionary --words {output.words} --exclude {params.exclude} {params.prefixes}"
+        "puzzlelab balda dictionary --words {output.words} --exclude={params.exclude:q}"
+        " --prefix={params.prefixes:q}"
         " --out {output.json} --timing {output.timing} 2> {log}"
 
 
 rule balda_dictionary_stats:
     input:
-        words=BALDA_DICT,
+        words=rules.balda_dictionary_build.output.words,
         compare=list(BALDA_COMPARE.values()),
     output:
         json="results/balda_dictionary/stats.json",
@@ -71,8 +73,8 @@ rule balda_dictionary_stats:
 
 rule balda_dictionary_table:
     input:
-        "results/balda_dictionary/stats.json",
-        "results/balda_dictionary/build.json",
+        stats=rules.balda_dictionary_stats.output.json,
+        build=rules.balda_dictionary_build.output.json,
     output:
         csv="results/balda_dictionary/dictionaries.csv",
         html=report(
@@ -92,21 +94,21 @@ rule balda_dictionary_table:
     conda:
         ENV
     shell:
-        "puzzlelab balda report dictionary {input} --csv {output.csv} --html {output.html}"
-        " --plot {output.svg} 2> {log}"
+        "puzzlelab balda report dictionary {input.stats} {input.build} --csv {output.csv}"
+        " --html {output.html} --svg {output.svg} 2> {log}"
 
 
 register_experiment(
     "balda_dictionary",
     BALDA_CATEGORY,
-    [
-        "results/balda_dictionary/dictionaries.html",
-        "results/balda_dictionary/lengths.svg",
-    ],
+    [rules.balda_dictionary_table.output.html, rules.balda_dictionary_table.output.svg],
 )
 register_determinism(
     "balda_dictionary",
-    [BALDA_DICT, "results/balda_dictionary/build.json"],
+    [
+        rules.balda_dictionary_build.output.words,
+        rules.balda_dictionary_build.output.json,
+    ],
 )
 
 
@@ -118,7 +120,7 @@ rule balda_dictionary:
 # --- balda_search_speed: full and incremental word search on self-play positions ---------------------
 rule balda_search_speed_run:
     input:
-        words=BALDA_DICT,
+        words=rules.balda_dictionary_build.output.words,
     output:
         json="results/balda_search_speed/runs/{balda_speed}.json",
         timing="results/balda_search_speed/runs/{balda_speed}.timing.json",
@@ -146,9 +148,11 @@ rule balda_search_speed_run:
 
 rule balda_search_speed_table:
     input:
-        runs=expand("results/balda_search_speed/runs/{s}.json", s=sorted(BALDA_SPEED)),
+        runs=expand(
+            rules.balda_search_speed_run.output.json, balda_speed=sorted(BALDA_SPEED)
+        ),
         timings=expand(
-            "results/balda_search_speed/runs/{s}.timing.json", s=sorted(BALDA_SPEED)
+            rules.balda_search_speed_run.output.timing, balda_speed=sorted(BALDA_SPEED)
         ),
     output:
         csv="results/balda_search_speed/positions.csv",
@@ -157,13 +161,6 @@ rule balda_search_speed_table:
             category=BALDA_CATEGORY,
             subcategory="balda_search_speed",
             caption="../report/balda/speed_positions.rst",
-        ),
-        summary_csv="results/balda_search_speed/summary.csv",
-        summary_html=report(
-            "results/balda_search_speed/summary.html",
-            category=BALDA_CATEGORY,
-            subcategory="balda_search_speed",
-            caption="../report/balda/speed_summary.rst",
         ),
         svg=report(
             "results/balda_search_speed/time_vs_filled.svg",
@@ -177,23 +174,40 @@ rule balda_search_speed_table:
         ENV
     shell:
         "puzzlelab balda report speed {input.runs} --csv {output.csv} --html {output.html}"
-        " --summary-csv {output.summary_csv} --summary-html {output.summary_html}"
-        " --plot {output.svg} 2> {log}"
+        " --svg {output.svg} 2> {log}"
+
+
+rule balda_search_speed_summary:
+    input:
+        runs=rules.balda_search_speed_table.input.runs,
+        timings=rules.balda_search_speed_table.input.timings,
+    output:
+        csv="results/balda_search_speed/summary.csv",
+        html=report(
+            "results/balda_search_speed/summary.html",
+            category=BALDA_CATEGORY,
+            subcategory="balda_search_speed",
+            caption="../report/balda/speed_summary.rst",
+        ),
+    log:
+        "results/logs/balda_search_speed/summary.log",
+    conda:
+        ENV
+    shell:
+        "puzzlelab balda report speed-summary {input.runs} --csv {output.csv} --html {output.html}"
+        " 2> {log}"
 
 
 register_experiment(
     "balda_search_speed",
     BALDA_CATEGORY,
     [
-        "results/balda_search_speed/positions.html",
-        "results/balda_search_speed/summary.html",
-        "results/balda_search_speed/time_vs_filled.svg",
+        rules.balda_search_speed_table.output.html,
+        rules.balda_search_speed_summary.output.html,
+        rules.balda_search_speed_table.output.svg,
     ],
 )
-register_determinism(
-    "balda_search_speed",
-    [f"results/balda_search_speed/runs/{s}.json" for s in BALDA_SPEED],
-)
+register_determinism("balda_search_speed", rules.balda_search_speed_table.input.runs)
 
 
 rule balda_search_speed:
@@ -204,7 +218,7 @@ rule balda_search_speed:
 # --- balda_alphabeta: minimax, alpha-beta, ordering, long-word pruning: nodes and time per depth -------
 rule balda_alphabeta_run:
     input:
-        words=BALDA_DICT,
+        words=rules.balda_dictionary_build.output.words,
     output:
         json="results/balda_alphabeta/runs/{balda_ab}.json",
         timing="results/balda_alphabeta/runs/{balda_ab}.timing.json",
@@ -235,9 +249,9 @@ rule balda_alphabeta_run:
 
 rule balda_alphabeta_table:
     input:
-        runs=expand("results/balda_alphabeta/runs/{s}.json", s=sorted(BALDA_AB)),
+        runs=expand(rules.balda_alphabeta_run.output.json, balda_ab=sorted(BALDA_AB)),
         timings=expand(
-            "results/balda_alphabeta/runs/{s}.timing.json", s=sorted(BALDA_AB)
+            rules.balda_alphabeta_run.output.timing, balda_ab=sorted(BALDA_AB)
         ),
     output:
         csv="results/balda_alphabeta/depths.csv",
@@ -246,13 +260,6 @@ rule balda_alphabeta_table:
             category=BALDA_CATEGORY,
             subcategory="balda_alphabeta",
             caption="../report/balda/alphabeta_depths.rst",
-        ),
-        summary_csv="results/balda_alphabeta/summary.csv",
-        summary_html=report(
-            "results/balda_alphabeta/summary.html",
-            category=BALDA_CATEGORY,
-            subcategory="balda_alphabeta",
-            caption="../report/balda/alphabeta_summary.rst",
         ),
         svg=report(
             "results/balda_alphabeta/nodes_time.svg",
@@ -266,23 +273,40 @@ rule balda_alphabeta_table:
         ENV
     shell:
         "puzzlelab balda report alphabeta {input.runs} --csv {output.csv} --html {output.html}"
-        " --summary-csv {output.summary_csv} --summary-html {output.summary_html}"
-        " --plot {output.svg} 2> {log}"
+        " --svg {output.svg} 2> {log}"
+
+
+rule balda_alphabeta_summary:
+    input:
+        runs=rules.balda_alphabeta_table.input.runs,
+        timings=rules.balda_alphabeta_table.input.timings,
+    output:
+        csv="results/balda_alphabeta/summary.csv",
+        html=report(
+            "results/balda_alphabeta/summary.html",
+            category=BALDA_CATEGORY,
+            subcategory="balda_alphabeta",
+            caption="../report/balda/alphabeta_summary.rst",
+        ),
+    log:
+        "results/logs/balda_alphabeta/summary.log",
+    conda:
+        ENV
+    shell:
+        "puzzlelab balda report alphabeta-summary {input.runs} --csv {output.csv}"
+        " --html {output.html} 2> {log}"
 
 
 register_experiment(
     "balda_alphabeta",
     BALDA_CATEGORY,
     [
-        "results/balda_alphabeta/depths.html",
-        "results/balda_alphabeta/summary.html",
-        "results/balda_alphabeta/nodes_time.svg",
+        rules.balda_alphabeta_table.output.html,
+        rules.balda_alphabeta_summary.output.html,
+        rules.balda_alphabeta_table.output.svg,
     ],
 )
-register_determinism(
-    "balda_alphabeta",
-    [f"results/balda_alphabeta/runs/{s}.json" for s in BALDA_AB],
-)
+register_determinism("balda_alphabeta", rules.balda_alphabeta_table.input.runs)
 
 
 rule balda_alphabeta:
@@ -293,7 +317,7 @@ rule balda_alphabeta:
 # --- balda_tournament: deeper against shallower search over seeded start words ----------------------
 rule balda_tournament_run:
     input:
-        words=BALDA_DICT,
+        words=rules.balda_dictionary_build.output.words,
     output:
         json="results/balda_tournament/runs/{balda_tour}.json",
         timing="results/balda_tournament/runs/{balda_tour}.timing.json",
@@ -314,21 +338,23 @@ rule balda_tournament_run:
         shallow=lambda wc: BALDA_TOUR[wc.balda_tour]["shallow"],
         first=lambda wc: BALDA_TOUR[wc.balda_tour]["first"],
         words=lambda wc: BALDA_TOUR[wc.balda_tour]["words"],
-        prune="--prune" if config["balda_tournament"]["prune"] else "",
+        variant=config["balda_tournament"]["variant"],
         slack=config["balda_tournament"]["slack"],
         endgame=config["balda_tournament"]["endgame"],
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab balda tournament --dict {input.words} --size {params.size}"
         " --seed {params.seed} --first {params.first} --words {params.words} --deep {params.deep}"
-        " --shallow {params.shallow} {params.prune} --slack {params.slack} --endgame {params.endgame}"
+        " --shallow {params.shallow} --variant {params.variant} --slack {params.slack} --endgame {params.endgame}"
         " --out {output.json} --timing {output.timing} 2> {log}"
 
 
 rule balda_tournament_table:
     input:
-        runs=expand("results/balda_tournament/runs/{s}.json", s=sorted(BALDA_TOUR)),
+        runs=expand(
+            rules.balda_tournament_run.output.json, balda_tour=sorted(BALDA_TOUR)
+        ),
         timings=expand(
-            "results/balda_tournament/runs/{s}.timing.json", s=sorted(BALDA_TOUR)
+            rules.balda_tournament_run.output.timing, balda_tour=sorted(BALDA_TOUR)
         ),
     output:
         csv="results/balda_tournament/games.csv",
@@ -338,34 +364,45 @@ rule balda_tournament_table:
             subcategory="balda_tournament",
             caption="../report/balda/tournament_games.rst",
         ),
-        summary_csv="results/balda_tournament/summary.csv",
-        summary_html=report(
-            "results/balda_tournament/summary.html",
-            category=BALDA_CATEGORY,
-            subcategory="balda_tournament",
-            caption="../report/balda/tournament_summary.rst",
-        ),
     log:
         "results/logs/balda_tournament/table.log",
     conda:
         ENV
     shell:
         "puzzlelab balda report tournament {input.runs} --csv {output.csv} --html {output.html}"
-        " --summary-csv {output.summary_csv} --summary-html {output.summary_html} 2> {log}"
+        " 2> {log}"
+
+
+rule balda_tournament_summary:
+    input:
+        runs=rules.balda_tournament_table.input.runs,
+        timings=rules.balda_tournament_table.input.timings,
+    output:
+        csv="results/balda_tournament/summary.csv",
+        html=report(
+            "results/balda_tournament/summary.html",
+            category=BALDA_CATEGORY,
+            subcategory="balda_tournament",
+            caption="../report/balda/tournament_summary.rst",
+        ),
+    log:
+        "results/logs/balda_tournament/summary.log",
+    conda:
+        ENV
+    shell:
+        "puzzlelab balda report tournament-summary {input.runs} --csv {output.csv}"
+        " --html {output.html} 2> {log}"
 
 
 register_experiment(
     "balda_tournament",
     BALDA_CATEGORY,
     [
-        "results/balda_tournament/games.html",
-        "results/balda_tournament/summary.html",
+        rules.balda_tournament_table.output.html,
+        rules.balda_tournament_summary.output.html,
     ],
 )
-register_determinism(
-    "balda_tournament",
-    [f"results/balda_tournament/runs/{s}.json" for s in BALDA_TOUR],
-)
+register_determinism("balda_tournament", rules.balda_tournament_table.input.runs)
 
 
 rule balda_tournament:

@@ -34,7 +34,7 @@ class Board:
         return ["".join(alpha.letters[c] if c >= 0 else EMPTY for c in self.cells[r * self.size:(r + 1) * self.size])
                 for r in range(self.size)]
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         return Board(self.size, self.cells.copy(), list(self.played))
 
 

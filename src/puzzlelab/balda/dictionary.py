@@ -4,6 +4,7 @@ OpenCorpora lexicon shipped by pymorphy3-dicts-ru, and describe a list (size, le
 from __future__ import annotations
 
 import os
+import time
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
@@ -150,6 +151,24 @@ def opencorpora_nouns(exclude=DEFAULT_EXCLUDE, prefix: str = "", progress=None) 
     result = normalise_lines(raw, alphabet("ru"), strict=False)
     result.stats = {"lemmas_scanned": seen["lemmas"], "nouns_selected": len(raw), **result.stats}
     return result
+
+
+def build_nouns(exclude=DEFAULT_EXCLUDE, prefixes=()) -> tuple[list[str], dict, float]:
+    """The built-in list from the lexicon, scanned once per prefix (all of it without one): the sorted
+    words, the counts of what was selected and dropped, and the seconds the scan took."""
+    from ..lab.progress import Progress
+
+    t0 = time.perf_counter()
+    words, stats = set(), {}
+    with Progress(None, "scanning the OpenCorpora lexicon", unit="entries") as p:
+        for prefix in prefixes or [""]:
+            part = opencorpora_nouns(exclude, prefix, progress=p)
+            words.update(part.words)
+            for k, v in part.stats.items():
+                stats[k] = stats.get(k, 0) + v
+    words = sorted(words)
+    stats["words"] = len(words)
+    return words, stats, time.perf_counter() - t0
 
 
 def builtin_cache_path() -> Path:

@@ -11,7 +11,7 @@ from ..lab import canonical
 from ..lab.plots import figure, save
 from ..lab.tables import write_table
 
-TARGET_FULL_US = 200.0  # the issue's targets on a mid-game 5x5 position
+TARGET_FULL_US = 200.0  # targets for a mid-game 5x5 position (µs)
 TARGET_INCREMENTAL_US = 30.0
 FEW_SECONDS = 5.0  # "a few seconds" of the article's claim, as measured here
 
@@ -27,15 +27,14 @@ def load_pair(artifact: str) -> tuple[dict, dict]:
     return data, (canonical.read_json(t) if t.exists() else {})
 
 
-def build(kind: str, inputs: list[str], args) -> int:
-    {"dictionary": dictionary_report, "speed": speed_report, "alphabeta": alphabeta_report,
-     "tournament": tournament_report}[kind](inputs, args)
-    return 0
+def build(table: str, runs: list[str], csv: str, html: str, svg: str | None = None) -> None:
+    """Write one of the report tables (`cli.REPORT_TABLES`) of the finished runs, and its figure."""
+    TABLES[table](runs, csv, html, svg)
 
 
 # --- balda_dictionary --------------------------------------------------------------------------------
 
-def dictionary_report(inputs, args) -> None:
+def dictionary_report(inputs, csv, html, svg) -> None:
     """inputs: the dict-stats artifact, then optionally the build artifact of the first (built-in) list,
     whose counts of dropped lexicon entries replace those of re-reading the finished list."""
     stats = canonical.read_json(inputs[0])
@@ -61,12 +60,12 @@ def dictionary_report(inputs, args) -> None:
                      "5-letter words": lengths.get(5, 0), "share 2-4 letters %": round(
                          100 * sum(v for k, v in lengths.items() if k <= 4) / total, 2)})
     df = pd.DataFrame(rows)
-    write_table(df, args.csv, args.html, title="Balda dictionaries: size and word lengths",
+    write_table(df, csv, html, title="Balda dictionaries: size and word lengths",
                 note="After normalisation: lower case, ё→е, words of the alphabet only, at least 2 letters. "
                      "For the built-in list, 'entries' are the selected OpenCorpora lemmas (noun, nominative, "
                      "singular or plurale tantum, no excluded grammeme). "
                      "'common with first' counts the words shared with the first list (the built-in one).")
-    if args.plot:
+    if svg:
         fig, ax = figure(7.5, 4.2)
         for x in stats["lists"]:
             lengths = {int(k): v for k, v in x["lengths"].items()}
@@ -77,7 +76,7 @@ def dictionary_report(inputs, args) -> None:
         ax.set_ylabel("share of the list (%)")
         ax.set_title("Length distribution of the word lists")
         ax.legend(fontsize=8)
-        save(fig, args.plot)
+        save(fig, svg)
 
 
 # --- balda_search_speed --------------------------------------------------------------------------------
@@ -101,15 +100,21 @@ def phase_of(size: int, filled: int) -> str:
     return "opening" if done <= 1 / 3 else "mid-game" if done <= 2 / 3 else "endgame"
 
 
-def speed_report(inputs, args) -> None:
+def speed_report(inputs, csv, html, svg) -> None:
     df = speed_frame(inputs)
     cols = ["size", "seed", "start", "filled", "moves_forward", "moves_separator", "moves_incremental",
             "parent_moves", "new_finds", "forward_us", "separator_us", "incremental_us"]
-    write_table(df[cols].sort_values(["size", "seed", "filled"]), args.csv, args.html,
+    write_table(df[cols].sort_values(["size", "seed", "filled"]), csv, html,
                 title="Word search time per self-play position (µs, fastest of the timing rounds)",
                 note="forward: forward trie from every cell; separator: separator trie from every empty cell "
                      "next to a letter; incremental: the parent's list plus the words through the new letter. "
                      "All three return the same moves at every position (checked).")
+    if svg:
+        speed_plot(df, svg)
+
+
+def speed_summary_report(inputs, csv, html, svg=None) -> None:
+    df = speed_frame(inputs)
     df["phase"] = [phase_of(s, f) for s, f in zip(df["size"], df["filled"])]
     summary = (df.groupby(["size", "phase"], sort=False)
                .agg(positions=("filled", "size"), moves=("moves_separator", "median"),
@@ -120,29 +125,29 @@ def speed_report(inputs, args) -> None:
     summary = summary.sort_values(["size", "phase"], key=lambda c: c.map(order) if c.name == "phase" else c)
     summary["full_vs_incremental"] = (summary[["forward_us", "separator_us"]].min(axis=1)
                                       / summary["incremental_us"]).round(1)
-    if args.summary_csv:
-        write_table(summary, args.summary_csv, args.summary_html,
-                    title="Median search time by game phase (µs)",
-                    note=f"Targets on a mid-game 5x5 position: full generation < {TARGET_FULL_US:.0f} µs, "
-                         f"incremental < {TARGET_INCREMENTAL_US:.0f} µs. Phases are thirds of the cells "
-                         "filled after the start word.")
-    if args.plot:
-        sizes = sorted(df["size"].unique())
-        fig, axes = figure(5.0 * len(sizes), 4.2, ncols=len(sizes), squeeze=False)
-        for ax, size in zip(axes[0], sizes):
-            part = df[df["size"] == size].groupby("filled")[["forward_us", "separator_us", "incremental_us"]].median()
-            for col, label in (("forward_us", "full: forward trie"), ("separator_us", "full: separator trie"),
-                               ("incremental_us", "incremental")):
-                ax.plot(part.index, part[col], marker="o", ms=3, label=label)
-            if size == 5:
-                ax.axhline(TARGET_FULL_US, color="grey", ls="--", lw=0.8)
-                ax.axhline(TARGET_INCREMENTAL_US, color="grey", ls=":", lw=0.8)
-            ax.set_yscale("log")
-            ax.set_xlabel("filled cells")
-            ax.set_ylabel("µs per search (median over games)")
-            ax.set_title(f"{size}x{size}")
-            ax.legend(fontsize=8)
-        save(fig, args.plot)
+    write_table(summary, csv, html, title="Median search time by game phase (µs)",
+                note=f"Targets on a mid-game 5x5 position: full generation < {TARGET_FULL_US:.0f} µs, "
+                     f"incremental < {TARGET_INCREMENTAL_US:.0f} µs. Phases are thirds of the cells "
+                     "filled after the start word.")
+
+
+def speed_plot(df: pd.DataFrame, svg: str) -> None:
+    sizes = sorted(df["size"].unique())
+    fig, axes = figure(5.0 * len(sizes), 4.2, ncols=len(sizes), squeeze=False)
+    for ax, size in zip(axes[0], sizes):
+        part = df[df["size"] == size].groupby("filled")[["forward_us", "separator_us", "incremental_us"]].median()
+        for col, label in (("forward_us", "full: forward trie"), ("separator_us", "full: separator trie"),
+                           ("incremental_us", "incremental")):
+            ax.plot(part.index, part[col], marker="o", ms=3, label=label)
+        if size == 5:
+            ax.axhline(TARGET_FULL_US, color="grey", ls="--", lw=0.8)
+            ax.axhline(TARGET_INCREMENTAL_US, color="grey", ls=":", lw=0.8)
+        ax.set_yscale("log")
+        ax.set_xlabel("filled cells")
+        ax.set_ylabel("µs per search (median over games)")
+        ax.set_title(f"{size}x{size}")
+        ax.legend(fontsize=8)
+    save(fig, svg)
 
 
 # --- balda_alphabeta -----------------------------------------------------------------------------------
@@ -167,7 +172,8 @@ def alphabeta_frame(inputs) -> pd.DataFrame:
     return df.sort_values(["position", "variant_rank", "depth"]).drop(columns="variant_rank")
 
 
-def alphabeta_report(inputs, args) -> None:
+def alphabeta_checked(inputs) -> pd.DataFrame:
+    """The per-depth rows with the exact value and whether the exact variants agree on it."""
     df = alphabeta_frame(inputs)
     exact = df[df["variant"].isin(EXACT)]
     reference = exact.groupby(["position", "depth"])["value"].agg(lambda v: v.iloc[0])
@@ -176,9 +182,20 @@ def alphabeta_report(inputs, args) -> None:
     df["exact variants agree"] = ["yes" if agree.get((p, d), 1) == 1 else "NO"
                                   for p, d in zip(df["position"], df["depth"])]
     df["us_per_node"] = (1e6 * df["cpu_s"] / df["nodes"]).round(2)
-    write_table(df, args.csv, args.html, title="Search per depth: nodes, value and time by variant",
+    return df
+
+
+def alphabeta_report(inputs, csv, html, svg) -> None:
+    df = alphabeta_checked(inputs)
+    write_table(df, csv, html, title="Search per depth: nodes, value and time by variant",
                 note="value: score difference (mover minus opponent) over the horizon. Exact variants (minimax, "
                      "alpha-beta, with ordering) must agree; the pruned variants may differ.")
+    if svg:
+        alphabeta_plot(df, svg)
+
+
+def alphabeta_summary_report(inputs, csv, html, svg=None) -> None:
+    df = alphabeta_checked(inputs)
     pruned = df[df["variant"] == "pruned"]
     rows = []
     for (pos, variant), g in df.groupby(["position", "variant"], sort=False):
@@ -188,32 +205,33 @@ def alphabeta_report(inputs, args) -> None:
                      "CPU s at deepest": float(g.loc[g["depth"].idxmax(), "cpu_s"]),
                      "nodes at deepest": int(g.loc[g["depth"].idxmax(), "nodes"])})
     summary = pd.DataFrame(rows)
-    if args.summary_csv:
-        write_table(summary, args.summary_csv, args.summary_html,
-                    title=f"Depth reached within {FEW_SECONDS:g} s (the article: 8-10 plies in a few seconds "
-                          "with long-word pruning)", note=f"{len(pruned)} pruned searches measured.")
-    if args.plot:
-        fig, (ax1, ax2) = figure(11.0, 4.2, ncols=2)
-        med = df.groupby(["variant", "depth"])[["nodes", "cpu_s"]].median().reset_index()
-        for variant in VARIANT_ORDER:
-            part = med[med["variant"] == variant]
-            if part.empty:
-                continue
-            ax1.plot(part["depth"], part["nodes"], marker="o", ms=3, label=variant)
-            ax2.plot(part["depth"], part["cpu_s"], marker="o", ms=3, label=variant)
-        ax1.set_yscale("log")
-        ax2.set_yscale("log")
-        ax2.axhline(FEW_SECONDS, color="grey", ls="--", lw=0.8)
-        for ax, label in ((ax1, "nodes (median over positions)"), (ax2, "CPU seconds (median over positions)")):
-            ax.set_xlabel("depth (plies)")
-            ax.set_ylabel(label)
-            ax.legend(fontsize=8)
-        save(fig, args.plot)
+    write_table(summary, csv, html,
+                title=f"Depth reached within {FEW_SECONDS:g} s (the article: 8-10 plies in a few seconds "
+                      "with long-word pruning)", note=f"{len(pruned)} pruned searches measured.")
+
+
+def alphabeta_plot(df: pd.DataFrame, svg: str) -> None:
+    fig, (ax1, ax2) = figure(11.0, 4.2, ncols=2)
+    med = df.groupby(["variant", "depth"])[["nodes", "cpu_s"]].median().reset_index()
+    for variant in VARIANT_ORDER:
+        part = med[med["variant"] == variant]
+        if part.empty:
+            continue
+        ax1.plot(part["depth"], part["nodes"], marker="o", ms=3, label=variant)
+        ax2.plot(part["depth"], part["cpu_s"], marker="o", ms=3, label=variant)
+    ax1.set_yscale("log")
+    ax2.set_yscale("log")
+    ax2.axhline(FEW_SECONDS, color="grey", ls="--", lw=0.8)
+    for ax, label in ((ax1, "nodes (median over positions)"), (ax2, "CPU seconds (median over positions)")):
+        ax.set_xlabel("depth (plies)")
+        ax.set_ylabel(label)
+        ax.legend(fontsize=8)
+    save(fig, svg)
 
 
 # --- balda_tournament ----------------------------------------------------------------------------------
 
-def tournament_report(inputs, args) -> None:
+def tournament_games(inputs) -> pd.DataFrame:
     rows = []
     for path in inputs:
         data, timing = load_pair(path)
@@ -226,7 +244,15 @@ def tournament_report(inputs, args) -> None:
                          "cpu_s": t.get("cpu_time_s", np.nan)})
     games = pd.DataFrame(rows).sort_values(["deep", "shallow", "start", "deep_moves_first"], ascending=[True, True,
                                                                                                       True, False])
-    write_table(games, args.csv, args.html, title="Tournament games (deeper against shallower search)")
+    return games
+
+
+def tournament_report(inputs, csv, html, svg=None) -> None:
+    write_table(tournament_games(inputs), csv, html, title="Tournament games (deeper against shallower search)")
+
+
+def tournament_summary_report(inputs, csv, html, svg=None) -> None:
+    games = tournament_games(inputs)
     summary = (games.groupby(["deep", "shallow", "prune"])
                .agg(games=("margin", "size"), wins=("result", lambda r: int((r == "win").sum())),
                     draws=("result", lambda r: int((r == "draw").sum())),
@@ -235,7 +261,11 @@ def tournament_report(inputs, args) -> None:
                     mean_shallow_score=("shallow_score", "mean"), mean_game_cpu_s=("cpu_s", "mean"))
                .reset_index())
     summary["score_rate"] = ((summary["wins"] + 0.5 * summary["draws"]) / summary["games"]).round(3)
-    if args.summary_csv:
-        write_table(summary, args.summary_csv, args.summary_html,
-                    title="Deeper vs shallower: wins, draws, losses of the deeper player and mean margin",
-                    note="Every start word is played twice, each player moving first once.")
+    write_table(summary, csv, html,
+                title="Deeper vs shallower: wins, draws, losses of the deeper player and mean margin",
+                note="Every start word is played twice, each player moving first once.")
+
+
+TABLES = {"dictionary": dictionary_report, "speed": speed_report, "speed-summary": speed_summary_report,
+          "alphabeta": alphabeta_report, "alphabeta-summary": alphabeta_summary_report,
+          "tournament": tournament_report, "tournament-summary": tournament_summary_report}
