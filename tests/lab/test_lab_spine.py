@@ -262,3 +262,9 @@ def test_readme_measured_figures_are_generated():
 
     assert readme.current(REPO / "README.md") == readme.block(REPO / "reference")
     assert len((REPO / "README.md").read_text().splitlines()) < 400
+
+
+def test_config_text_that_could_break_the_report_is_refused(tmp_path):
+    f = _overlay(tmp_path, 'corpora_dir: "</script><b>x"\n')
+    (problem,) = configcheck.check([BASE, f], SCHEMA)
+    assert problem.startswith(f"{f}:1: corpora_dir: ") and "HTML report" in problem
