@@ -40,3 +40,15 @@ def test_board_file_with_played_words(tmp_path):
     path.write_text("...\ncat\n.s.\n\ncat\ncats\n", encoding="utf-8")
     b = read_board(path, EN)
     assert b.size == 3 and b.played == ["cat", "cats"] and b.filled == 4
+
+
+def test_board_errors_cite_short_quotes_at_the_right_line(tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_bytes(b"...\r\ncat\r\n...\r\n\r\ncat\r\n" + b"x" * 5000 + b"1\r\n")
+    with pytest.raises(InputError) as err:
+        read_board(path, EN)
+    message = str(err.value)
+    assert message.startswith(f"{path}:6: played word 'xxx") and len(message) < 300
+    path.write_bytes(b"." * 9 + b"\n" + (b"." * 9 + b"\n") * 8)
+    with pytest.raises(InputError, match=r":9: board size 9 is not supported"):
+        read_board(path, EN)

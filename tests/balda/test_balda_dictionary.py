@@ -69,3 +69,29 @@ def test_cli_dictionary_build_and_stats(run_cli, tmp_path):
     lists = json.loads(out)["lists"]
     assert lists[1]["stats"]["words"] == 3 and lists[1]["stats"]["dropped_multiword"] == 1
     assert lists[1]["common_with_first"] == 2  # кот, котенок
+
+
+def test_word_list_limits_and_lines_as_editors_count(tmp_path, monkeypatch):
+    import puzzlelab.balda.dictionary as dictionary
+
+    long = tmp_path / "long.txt"
+    long.write_text("кот\n" + "а" * 65 + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        read_word_list(long)
+    assert str(err.value).startswith(f"{long}:2: word of 65 letters") and len(str(err.value)) < 300
+    feed = tmp_path / "feed.txt"
+    feed.write_bytes("кот\r\nсл\x0cон\r\nдом\n".encode())  # a form feed is no line break for an editor
+    with pytest.raises(InputError) as err:
+        read_word_list(feed)
+    assert str(err.value).startswith(f"{feed}:2: unexpected character '\\x0c'")
+    nul = tmp_path / "nul.txt"
+    nul.write_bytes("кот\nсл\x00он\n".encode())
+    with pytest.raises(InputError, match=r":2: .*NUL"):
+        read_word_list(nul)
+    with pytest.raises(InputError, match="is a directory"):
+        read_word_list(tmp_path)
+    monkeypatch.setattr(dictionary, "MAX_LETTERS", 5)
+    big = tmp_path / "big.txt"
+    big.write_text("кот\nслон\n", encoding="utf-8")
+    with pytest.raises(InputError, match="2 words of 7 letters in all: at most 5 letters"):
+        read_word_list(big)

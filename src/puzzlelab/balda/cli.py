@@ -15,7 +15,7 @@ from ..lab.cli_support import (
     positive_int,
 )
 from ..lab.errors import InputError, quote
-from .options import NO_NODE_LIMIT, VARIANTS, SearchOptions, variant_options
+from .options import NO_NODE_LIMIT, VARIANTS, SearchOptions, checked, variant_options
 
 REPORT_TABLES = {
     "dictionary": "size and word lengths of the word lists (RUNS: dict-stats artifact, then the build artifact)",
@@ -174,9 +174,11 @@ def position(args, dictionary):
 
 
 def options_from(args) -> SearchOptions:
-    return SearchOptions(alphabeta=not args.minimax, order=not args.no_order, prune=args.prune, slack=args.slack,
-                         endgame=args.endgame, incremental=not args.full_regen, tt=not args.no_tt,
-                         node_limit=NO_NODE_LIMIT if args.node_limit is None else args.node_limit)
+    """The search options of `best` and `play`."""
+    return checked(SearchOptions(alphabeta=not args.minimax, order=not args.no_order, prune=args.prune,
+                                 slack=args.slack, endgame=args.endgame, incremental=not args.full_regen,
+                                 tt=not args.no_tt,
+                                 node_limit=NO_NODE_LIMIT if args.node_limit is None else args.node_limit))
 
 
 def move_json(move, size: int, dictionary) -> dict:

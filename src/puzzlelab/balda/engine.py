@@ -12,7 +12,7 @@ from ..lab.errors import InputError
 from .board import Board, neighbours
 from .dictionary import Dictionary
 from .movegen import Position, Words, generate_forward, generate_full, make_finds
-from .options import SearchOptions
+from .options import MAX_DEPTH, SearchOptions, check_depth
 from .search import GENERATIONS, NODES, STOPPED, Root, Table, make_plies, make_stack, negamax
 from .trie import forward_trie, separator_trie
 
@@ -20,7 +20,7 @@ __all__ = ["Engine", "Move", "SearchOptions", "SearchResult"]
 
 FIND_CAP = 1 << 17
 STACK_CAP = 1 << 21
-MAX_PLY = 64
+MAX_PLY = MAX_DEPTH + 2
 TT_BITS = 20  # 1M entries, 14 MB
 DEFAULT_OPTIONS = SearchOptions()
 
@@ -44,6 +44,11 @@ class SearchResult:
     cpu_time_s: float  # CPU time of this thread (what the search cost on a shared machine)
     root_moves: int
     complete: bool = True  # False: stopped by the node limit (the move is the best of those searched)
+
+
+def _too_many_finds() -> InputError:
+    return InputError(f"the position has more word finds than the {FIND_CAP:,} the move generator holds "
+                      "(a smaller word list or board)")
 
 
 class Engine:
@@ -111,7 +116,7 @@ class Engine:
         n = generate_full(self.words, self.position(board, played), self.finds if paths else self.finds_no_path,
                           paths)
         if n < 0:
-            raise RuntimeError("balda: find buffer too small")
+            raise _too_many_finds()
         return n
 
     def moves(self, board: Board, paths: bool = True) -> list[Move]:
@@ -131,7 +136,7 @@ class Engine:
         """The baseline's (cell, letter, word) triples, sorted."""
         n = generate_forward(self.forward, self.position(board), self.finds_no_path)
         if n < 0:
-            raise RuntimeError("balda: find buffer too small")
+            raise _too_many_finds()
         f = self.finds
         return [(int(f.cell[i]), int(f.letter[i]), int(f.word[i])) for i in range(n)]
 
@@ -168,8 +173,7 @@ class Engine:
                seed: int | None = None) -> SearchResult:
         """The best move of `board` by a `depth`-ply search (ties broken by shuffling the root moves
         with `seed`; none: the move-list order)."""
-        if not 1 <= depth <= MAX_PLY - 2:
-            raise InputError(f"search depth {depth} is not supported: use 1..{MAX_PLY - 2}")
+        check_depth(depth)
         t0 = time.perf_counter()
         c0 = time.thread_time()
         played = self.played_mask(board.played)
@@ -191,8 +195,12 @@ class Engine:
         # (iterative deepening to seed the table's best moves was tried: with longest-first ordering it
         # searched more nodes than it saved, so one pass at the full depth)
         root = Root(depth, -(1 << 30), 1 << 30, board.empty, n, root_hash)
-        value = negamax(root, self.words, self.position(board, played, cells), self.finds_no_path, s,
-                        self.plies, table, options, stats, best)
+        try:
+            value = negamax(root, self.words, self.position(board, played, cells), self.finds_no_path, s,
+                            self.plies, table, options, stats, best)
+        except RuntimeError as err:  # a buffer of the search is full (a kernel checks before every write)
+            raise InputError(f"this search does not fit its buffers ({err}): search less deep, or give "
+                             "--node-limit") from None
         elapsed = time.perf_counter() - t0
         cpu = time.thread_time() - c0
         move = None

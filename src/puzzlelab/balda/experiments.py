@@ -23,8 +23,11 @@ from .board import Board, from_start_word
 from .engine import Engine, Move
 from .game import apply_move, play_game
 from .movegen import generate_forward, generate_full
-from .options import SearchOptions
+from .options import SearchOptions, check_depth
 from .search import new_page, select_moves
+
+MAX_REPS = 1_000_000  # searches per timing
+MAX_ROUNDS = 1_000  # timings per position
 
 
 def start_words(dictionary, size: int, count: int, seed: int) -> list[str]:
@@ -136,6 +139,10 @@ def time_position(engine: Engine, parent: Board, move: Move, reps: int = 20, rou
 
 def speed_run(engine: Engine, size: int, seed: int, depth: int, reps: int, rounds: int) -> dict:
     """Word-search times at every position of a seeded self-play game (the three lists checked equal)."""
+    check_depth(depth, "self-play depth")
+    for name, value, most in (("--reps", reps, MAX_REPS), ("--rounds", rounds, MAX_ROUNDS)):
+        if not 1 <= value <= most:
+            raise InputError(f"{name} {value} is out of range: use 1..{most:,}")
     dictionary = engine.dictionary
     start = start_words(dictionary, size, 1, seed)[0]
     board = from_start_word(start, dictionary.alphabet)
@@ -161,6 +168,7 @@ def search_run(engine: Engine, size: int, seed: int, plies: int, variant: str, m
 
     Deepening stops early at a depth whose search hit the node limit (that depth is not listed), or
     once `timeout` wall seconds have passed (the result then depends on the machine)."""
+    check_depth(max_depth, "--max-depth")
     dictionary = engine.dictionary
     start = start_words(dictionary, size, 1, seed)[0]
     board = selfplay_position(engine, start, plies, seed)
@@ -196,6 +204,8 @@ def tournament_run(engine: Engine, size: int, seed: int, first: int, count: int,
                    options: SearchOptions) -> dict:
     """Deeper against shallower search from `count` seeded start words (from index `first`), each
     word played twice with the colours swapped."""
+    check_depth(deep, "--deep")
+    check_depth(shallow, "--shallow")
     dictionary = engine.dictionary
     words = start_words(dictionary, size, first + count, seed)[first:]
     games = []

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-NO_NODE_LIMIT = 1 << 62
+from ..lab.errors import InputError
+
+NO_NODE_LIMIT = 1 << 62  # a budget this large (or larger) is no budget
+MAX_DEPTH = 62  # plies a search may look ahead (the kernel's ply stack, passes included)
+MAX_WORD = 64  # letters of the longest word any board holds (8 x 8 cells)
 
 
 class SearchOptions(NamedTuple):
@@ -33,7 +37,24 @@ VARIANTS = {
 }
 
 
+def checked(options: SearchOptions) -> SearchOptions:
+    """The options with their numbers checked before the kernel sees them (it holds them as int64)."""
+    for name in ("slack", "endgame"):
+        value = getattr(options, name)
+        if not 0 <= value <= MAX_WORD:
+            raise InputError(f"--{name} {value} is out of range: use 0..{MAX_WORD} (no word is longer)")
+    if options.node_limit < 1:
+        raise InputError(f"--node-limit {options.node_limit} is out of range: use a positive number")
+    return options._replace(node_limit=min(options.node_limit, NO_NODE_LIMIT))
+
+
+def check_depth(depth: int, what: str = "search depth") -> int:
+    if not 1 <= depth <= MAX_DEPTH:
+        raise InputError(f"{what} {depth} is not supported: use 1..{MAX_DEPTH}")
+    return depth
+
+
 def variant_options(name: str, slack: int = 0, endgame: int = 6, node_limit: int | None = None) -> SearchOptions:
     """The options of a named variant with the pruning parameters and node budget filled in."""
-    return VARIANTS[name]._replace(slack=slack, endgame=endgame,
-                                   node_limit=NO_NODE_LIMIT if node_limit is None else node_limit)
+    return checked(VARIANTS[name]._replace(slack=slack, endgame=endgame,
+                                           node_limit=NO_NODE_LIMIT if node_limit is None else node_limit))
