@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 
 from balda_support import (
     EN,
@@ -10,6 +11,7 @@ from balda_support import (
     small_dictionary,
 )
 
+from conftest import REPO
 from puzzlelab.balda.board import from_start_word
 
 
@@ -61,3 +63,14 @@ def test_board_file_played_words_are_not_moves(run_cli, tmp_path):
     code, out, err = run_cli("balda", "moves", "--board", board, "--dict", words, "--json")
     after = {m["word"] for m in json.loads(out)["moves"]}
     assert after == before - {"cat", "cats", "act"}
+
+
+def test_docs_examples_on_the_project_data_run(run_cli, monkeypatch):
+    """The examples of docs/balda.md that use data/balda/ run as written (exit 0, a result)."""
+    text = (REPO / "docs" / "balda.md").read_text(encoding="utf-8")
+    examples = [line for line in text.split("\n") if line.startswith("puzzlelab balda ") and "data/balda/" in line]
+    assert len(examples) >= 3
+    monkeypatch.chdir(REPO)
+    for line in examples:
+        code, out, err = run_cli(*shlex.split(line.split("#")[0])[1:])
+        assert code == 0 and out.strip(), (line, err)

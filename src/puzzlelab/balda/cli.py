@@ -18,13 +18,27 @@ from ..lab.errors import InputError, quote
 from .options import NO_NODE_LIMIT, VARIANTS, SearchOptions, checked, variant_options
 
 REPORT_TABLES = {
-    "dictionary": "size and word lengths of the word lists (RUNS: dict-stats artifact, then the build artifact)",
-    "speed": "word-search time per self-play position (RUNS: bench-speed artifacts)",
+    "dictionary": "words kept and dropped per word list (RUNS: the build artifact, then the parse records, "
+                  "the built-in list first)",
+    "dictionary-lengths": "word lengths and trie sizes per word list (RUNS as for dictionary; --svg: lengths)",
+    "speed": "the move counts of every self-play position, found three ways (RUNS: bench-speed artifacts)",
+    "speed-times": "word-search time per position (--svg: time against filled cells)",
     "speed-summary": "median word-search time per board size and game phase",
-    "alphabeta": "nodes, value and time per depth and variant (RUNS: bench-search artifacts)",
+    "alphabeta": "value and nodes per depth and variant (RUNS: bench-search artifacts; --svg: nodes per depth)",
+    "alphabeta-times": "CPU and wall time per depth and variant (--svg: CPU per depth)",
+    "alphabeta-branching": "effective branching factor per position and variant",
     "alphabeta-summary": "depth reached within a few seconds per position and variant",
     "tournament": "the games of deeper against shallower search (RUNS: tournament artifacts)",
     "tournament-summary": "wins, draws, losses and mean margin per pair of depths",
+    "tournament-times": "CPU seconds per game per pair of depths",
+}
+
+
+SCORECARD_TABLES = {
+    "balda_dictionary": "dictionary-lengths table",
+    "balda_search_speed": "summary timing table",
+    "balda_alphabeta": "branching table, then the summary timing table",
+    "balda_tournament": "summary table",
 }
 
 
@@ -149,8 +163,30 @@ def register(parser: argparse.ArgumentParser) -> None:
     _add_pruning_args(p)
     add_node_limit_arg(p, help="stop each move's search after this many nodes (the best move among those "
                        "searched to the end is played)")
+    add_timeout_arg(p, help="start no game after this many wall-clock seconds")
     add_output_args(p)
     p.set_defaults(handler=_tournament)
+
+    p = sub.add_parser("parse", help="read and normalise a word list into the canonical dictionary file "
+                       "the experiments use, with a record of its words and tries")
+    p.add_argument("list", metavar="PATH", help="UTF-8 word list, one word per line")
+    p.add_argument("--name", required=True, help="the list's name in tables")
+    p.add_argument("--label", help="how outputs cite the list's path (default: PATH as given)")
+    p.add_argument("--lang", choices=["ru", "en"], help="alphabet (default: guessed from the words)")
+    p.add_argument("--words", metavar="FILE", required=True, help="write the canonical list here")
+    p.add_argument("--unreadable", metavar="CSV", help="an unreadable list becomes a row path,line,reason "
+                   "here (and an empty list), not an error")
+    add_output_args(p)
+    p.set_defaults(handler=_parse)
+
+    p = sub.add_parser("scorecard", help="the seed article's headline figures beside ours, from an "
+                       "experiment's tables (lab.scorecard rows)")
+    p.add_argument("experiment", choices=sorted(SCORECARD_TABLES), metavar="EXPERIMENT",
+                   help="; ".join(f"{k}: {v}" for k, v in SCORECARD_TABLES.items()))
+    p.add_argument("tables", nargs="+", metavar="CSV", help="the experiment's tables, in the order listed")
+    p.add_argument("--link", required=True, help="the report item the figures come from")
+    p.add_argument("--csv", required=True, metavar="FILE", help="write the rows here")
+    p.set_defaults(handler=_scorecard)
 
     add_report_command(sub, REPORT_TABLES, _report, runs_help="artifacts of the runs (each one's .timing.json "
                        "sibling is read beside it)")
@@ -331,10 +367,29 @@ def _tournament(args) -> int:
 
     _, engine = load(args)
     options = variant_options(args.variant, args.slack, args.endgame, args.node_limit)
-    result = tournament_run(engine, args.size, args.seed, args.first, args.words, args.deep, args.shallow, options)
+    result = tournament_run(engine, args.size, args.seed, args.first, args.words, args.deep, args.shallow, options,
+                            timeout=args.timeout)
     emit(result, as_json=args.json, out=args.out, timing=args.timing,
          text="\n".join(f"{g['start']} deep first={g['deep_moves_first']}: {g['margin']:+d}"
                         for g in result["games"]))
+    return 0
+
+
+def _parse(args) -> int:
+    from ..lab.results import emit
+    from .instances import parse
+
+    record = parse(args.list, args.name, args.label, args.words, args.lang, args.unreadable)
+    text = (f"{args.name}: unreadable ({record['unreadable']['reason']})" if "unreadable" in record else
+            f"{args.name}: {record['stats']['words']} words ({record['lang']}) written to {args.words}")
+    emit(record, as_json=args.json, out=args.out, timing=args.timing, text=text)
+    return 0
+
+
+def _scorecard(args) -> int:
+    from .report import scorecard
+
+    scorecard(args.experiment, args.tables, args.link, args.csv)
     return 0
 
 

@@ -201,20 +201,27 @@ def search_run(engine: Engine, size: int, seed: int, plies: int, variant: str, m
 
 
 def tournament_run(engine: Engine, size: int, seed: int, first: int, count: int, deep: int, shallow: int,
-                   options: SearchOptions) -> dict:
+                   options: SearchOptions, timeout: float | None = None) -> dict:
     """Deeper against shallower search from `count` seeded start words (from index `first`), each
-    word played twice with the colours swapped."""
+    word played twice with the colours swapped. No game starts once `timeout` wall seconds have
+    passed (the result then depends on the machine and says so)."""
     check_depth(deep, "--deep")
     check_depth(shallow, "--shallow")
     dictionary = engine.dictionary
     words = start_words(dictionary, size, first + count, seed)[first:]
     games = []
+    t0 = time.perf_counter()
     with Progress(2 * len(words), f"depth {deep} vs {shallow}", unit="games") as p:
         for i, word in enumerate(words):
             for deep_first in (True, False):
+                if timeout is not None and time.perf_counter() - t0 > timeout:
+                    break
                 games.append(_tournament_game(engine, word, deep_first, deep, shallow, options, seed + first + i))
                 p.update(1, note=f"{word}: {games[-1]['margin']:+d}")
-    return {"size": size, "seed": seed, "deep": deep, "shallow": shallow, "prune": options.prune, "games": games}
+    result = {"size": size, "seed": seed, "deep": deep, "shallow": shallow, "prune": options.prune, "games": games}
+    if len(games) < 2 * len(words):
+        result["stopped"] = {"by": "timeout", "games": len(games)}
+    return result
 
 
 def _tournament_game(engine: Engine, word: str, deep_first: bool, deep: int, shallow: int, options: SearchOptions,

@@ -3,6 +3,7 @@ word lists the dictionary experiment compares."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 
@@ -30,13 +31,17 @@ def tournament_jobs(cfg: dict) -> dict[str, dict]:
     return jobs
 
 
-def dictionary_compare(cfg: dict, have_corpora: bool, corpus_path) -> tuple[dict[str, str], list[tuple[str, str]]]:
-    """(name -> path of the word lists compared with the built-in one, [(file, reason) of those missing])."""
-    found, missing = {}, []
+def dictionary_sources(cfg: dict, corpora_dir: str, have_corpora: bool, corpus_path):
+    """The word lists of balda_dictionary, name -> {"path", "label"} ("builtin" first: the list the
+    pipeline builds, path None), and [(file, reason)] of the corpus lists that are absent here. A label
+    is how outputs cite a list: its path as the configuration spells it, the same on every machine."""
+    lists = {"builtin": {"path": None, "label": None}}
+    missing = []
     for name in cfg.get("compare", []):
         path = corpus_path("balda", name)
         if have_corpora and path.exists():
-            found[Path(name).stem] = str(path)
+            key = re.sub(r"[^A-Za-z0-9_]", "_", Path(name).stem)
+            lists[key] = {"path": str(path), "label": f"{corpora_dir.rstrip('/')}/balda/{name}"}
         else:
             missing.append((name, f"shared corpus file not found: {path}"))
-    return found, missing
+    return lists, missing
