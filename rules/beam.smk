@@ -1,9 +1,12 @@
 # Beam search on edge-matching puzzles (Eternity II): width, visiting order, tie lottery and noise,
 # survivor dedup, beam vs DFS vs LDS at equal node budget, and the beam as a board factory.
-# Job tables come from src/puzzlelab/edgematch/pipeline.py; one solve job = one sweep over a chunk of seeds.
-from puzzlelab.edgematch import pipeline as beam_pipeline
+# Job tables come from src/puzzlelab/edgematch/search/pipeline.py; one solve job = one sweep over a
+# chunk of seeds. Generated instances come from rules/edgematch.smk.
+from puzzlelab.edgematch.search import pipeline as beam_pipeline
 
-BEAM_INSTANCES = beam_pipeline.instances(config, HAVE_CORPORA, corpus_path)
+BEAM_INSTANCES = beam_pipeline.instances(
+    config, HAVE_CORPORA, corpus_path, EDGEMATCH_INSTANCE_FILES
+)
 BEAM_JOBS = beam_pipeline.jobs(config, BEAM_INSTANCES)
 BEAM_ALL_JOBS = {
     f"{exp}/{j}": job for exp, t in BEAM_JOBS.items() for j, job in t.items()
@@ -26,27 +29,6 @@ for _exp in beam_pipeline.EXPERIMENTS:
 
 wildcard_constraints:
     beam_exp="beam_width|beam_orders|beam_ties|beam_dedup|beam_vs_dfs_lds|beam_factory",
-
-
-rule beam_instance:
-    output:
-        puzzle="results/beam/instances/{name}.txt",
-        solution="results/beam/instances/{name}.solution.json",
-        hints="results/beam/instances/{name}.hints.txt",
-    log:
-        "results/logs/beam/instance_{name}.log",
-    conda:
-        ENV
-    threads: threads_for("beam_instance")
-    resources:
-        mem_mb=mem_mb_for("beam_instance"),
-        runtime=runtime_for("beam_instance"),
-    params:
-        size=lambda wc: BEAM_INSTANCES[wc.name]["generated"]["size"],
-        seed=lambda wc: BEAM_INSTANCES[wc.name]["generated"]["seed"],
-    shell:
-        "puzzlelab edgematch generate --size {params.size} --seed {params.seed}"
-        " --out {output.puzzle} --solution {output.solution} --hints-out {output.hints} 2> {log}"
 
 
 rule beam_solve:

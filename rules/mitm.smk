@@ -2,10 +2,13 @@
 # mitm_bench: the 10x10 testbed (planted and beam boards, bottom bands of 2-4 rows, growth per budget);
 # mitm_vs_beam: the bottom 2-row band of 16x16 beam boards, exact optimum against the beam;
 # mitm_wall: bands of growing rows x width, where memory (or time) stops the proof.
-# Job tables come from src/puzzlelab/edgematch/mitm_pipeline.py.
-from puzzlelab.edgematch import mitm_pipeline
+# Job tables come from src/puzzlelab/edgematch/mitm/pipeline.py; generated instances from
+# rules/edgematch.smk.
+from puzzlelab.edgematch.mitm import pipeline as mitm_pipeline
 
-MITM_INSTANCES = mitm_pipeline.instances(config, HAVE_CORPORA, corpus_path)
+MITM_INSTANCES = mitm_pipeline.instances(
+    config, HAVE_CORPORA, corpus_path, EDGEMATCH_INSTANCE_FILES
+)
 MITM_JOBS = mitm_pipeline.jobs(config, MITM_INSTANCES)
 MITM_ALL_JOBS = mitm_pipeline.all_jobs(MITM_JOBS)
 
@@ -21,27 +24,6 @@ for _exp in mitm_pipeline.EXPERIMENTS:
 
 wildcard_constraints:
     mitm_exp="mitm_bench|mitm_vs_beam|mitm_wall",
-
-
-rule mitm_instance:
-    output:
-        puzzle="results/mitm/instances/{name}.txt",
-        solution="results/mitm/instances/{name}.solution.json",
-        hints="results/mitm/instances/{name}.hints.txt",
-    log:
-        "results/logs/mitm/instance_{name}.log",
-    conda:
-        ENV
-    threads: threads_for("mitm_instance")
-    resources:
-        mem_mb=mem_mb_for("mitm_instance"),
-        runtime=runtime_for("mitm_instance"),
-    params:
-        size=lambda wc: MITM_INSTANCES[wc.name]["generated"]["size"],
-        seed=lambda wc: MITM_INSTANCES[wc.name]["generated"]["seed"],
-    shell:
-        "puzzlelab edgematch generate --size {params.size} --seed {params.seed}"
-        " --out {output.puzzle} --solution {output.solution} --hints-out {output.hints} > /dev/null 2> {log}"
 
 
 rule mitm_beam:

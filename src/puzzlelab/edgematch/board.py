@@ -57,10 +57,10 @@ class Board:
     def filled(self) -> int:
         return int((self.piece >= 0).sum())
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         return Board(self.piece.copy(), self.rot.copy(), self.name, dict(self.meta))
 
-    def same_placement(self, other: "Board") -> bool:
+    def same_placement(self, other: Board) -> bool:
         return bool(np.array_equal(self.piece, other.piece) and np.array_equal(self.rot, other.rot))
 
 
@@ -73,7 +73,7 @@ def empty_board(rows: int, cols: int) -> Board:
 def board_to_json(board: Board) -> dict:
     """The JSON form: 1-based pieces, null for empty cells, row-major from the top-left."""
     cells = []
-    for p, r in zip(board.piece.ravel().tolist(), board.rot.ravel().tolist()):
+    for p, r in zip(board.piece.ravel().tolist(), board.rot.ravel().tolist(), strict=False):
         cells.append(None if p < 0 else [p + 1, r])
     return {"rows": board.rows, "cols": board.cols, "cells": cells}
 

@@ -1,42 +1,17 @@
-"""`puzzlelab edgematch ...`: generate, score, show, and the searches (beam, dfs, lds, sweep).
+"""`puzzlelab edgematch ...`: the model's commands (generate, score, show) and those of the subpackages.
 
-Other modules of this package add sub-commands through `EXTRA_COMMANDS` (each a module with
-`register(subparsers)`), e.g. the meet-in-the-middle solver's `mitm_cli`.
+`search.cli` adds the searches (beam, dfs, lds, sweep, report), `mitm.cli` the band solver.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 
 from ..lab.cli_support import add_output_args
 from ..lab.errors import InputError
-
-EXTRA_COMMANDS = ("search_cli", "mitm_cli")
-
-
-def add_puzzle_args(p: argparse.ArgumentParser, hints: bool = True) -> None:
-    """PUZZLE, --format and (optionally) --hints/--hints-file, shared by every command."""
-    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle file (e2pieces or Brendan's format)")
-    p.add_argument("--format", choices=("e2pieces", "brendan"), default=None,
-                   help="force the puzzle format (default: auto-detect)")
-    if hints:
-        p.add_argument("--hints", choices=("none", "start", "all"), default="none",
-                       help="fixed pieces to enforce: none, the start piece, or start + clues (default: none)")
-        p.add_argument("--hints-file", metavar="FILE", default=None,
-                       help="hints 'ROW COL PIECE ROT' per line (default: the official set's own hints)")
-
-
-def open_puzzle(args):
-    from .puzzle import load_puzzle
-
-    return load_puzzle(args.puzzle, args.format)
-
-
-def open_hints(args, puzzle):
-    from .hints import resolve_hints
-
-    return resolve_hints(puzzle, getattr(args, "hints", "none"), getattr(args, "hints_file", None))
+from .mitm import cli as mitm_cli
+from .options import add_puzzle_args, open_hints, open_puzzle
+from .search import cli as search_cli
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -75,14 +50,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--text", action="store_true", help="print the board in the text layout")
     p.set_defaults(handler=_show)
 
-    for name in EXTRA_COMMANDS:
-        try:
-            module = importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as err:
-            if err.name == f"{__package__}.{name}":
-                continue
-            raise
-        module.register(sub)
+    search_cli.register(sub)
+    mitm_cli.register(sub)
 
 
 def _generate(args) -> int:

@@ -1,7 +1,7 @@
 """Enumerate every filling of one half of a band within a mismatch budget (numba DFS kernel).
 
 Cells are visited column by column, top to bottom inside a column (cell t = column * rows + row),
-so the suffix bound of `mitm_bounds` is a table lookup. Each complete filling is recorded as
+so the suffix bound of `bounds` is a table lookup. Each complete filling is recorded as
 (piece-set bitset, seam colour row, cost); the filling itself is not stored: it is rebuilt on
 demand by re-running the same deterministic walk up to its leaf index (replay mode).
 
@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from .mitm_bounds import INF, mis
-from .mitm_cross import advance_g, column_value, seam_values
-from .mitm_partner import advance as partner_advance
-from .mitm_partner import column as partner_column
-from .mitm_partner import start as partner_start
+from .bounds import INF, mis
+from .cross import advance_g, column_value, seam_values
+from .partner import advance as partner_advance
+from .partner import column as partner_column
+from .partner import start as partner_start
 
 DONE, FULL, QUOTA, FOUND = 0, 1, 2, 3
 # candidate groups, tried in this order
@@ -248,8 +248,8 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
     """Advance the DFS. Returns DONE, FULL (record buffer full), QUOTA (node quota used) or FOUND.
 
     `budget` is the band's: a partial is pruned when its cost, its own suffix bound and the least
-    the other half must still pay (the cross bound, `mitm_cross`, or, when the other half's table
-    is already built, its surviving entries, `mitm_partner`) exceed it.
+    the other half must still pay (the cross bound, `cross`, or, when the other half's table
+    is already built, its surviving entries, `partner`) exceed it.
     counters: [leaves, nodes, pruned, recorded]. With target >= 0 nothing is recorded and the walk
     stops with FOUND when leaf number `target` is reached (`chosen` then holds that filling).
     A fresh state has st_t[0] == -2 (the walk has not started).
@@ -369,7 +369,7 @@ def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, ca
             continue
         if j_on:
             # the joint table: A's remaining cells, B's seam row and the seam still to come, in price
-            # units, less the prices of the pieces that will fill them (`mitm_lagrange`)
+            # units, less the prices of the pieces that will fill them (`lagrange`)
             j = t // rows
             tv = j * (rows + 1) + i + 1
             jbase = rest[t] + cand_r[q] * pw[i] + cand_d[q] * pw[rows + 1]

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..lab.errors import InputError
-from .board import Board
-from .hints import Hint
-from .puzzle import Puzzle
+from ...lab.errors import InputError
+from ..board import Board
+from ..hints import Hint
+from ..puzzle import Puzzle
 
 # half-frame side -> board side, and the board step towards that side
 _STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left

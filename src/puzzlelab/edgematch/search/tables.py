@@ -22,9 +22,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..lab.errors import InputError
-from .hints import Hint
-from .puzzle import Puzzle
+from ...lab.errors import InputError
+from ..board import Board
+from ..hints import Hint
+from ..puzzle import Puzzle
 
 ORDERS = ("row", "spiral", "border", "comb")
 OPPOSITE = (2, 3, 0, 1)
@@ -206,9 +207,19 @@ def build_tables(puzzle: Puzzle, order: str = "row", hints: list[Hint] = (), spi
             else:
                 open_side[d, open_k[d]] = s
                 open_k[d] += 1
-    from .score import score_kernel
+    from ..score import score_kernel
 
     base = int(score_kernel(hint_piece.reshape(rows, cols), hint_rot.reshape(rows, cols), puzzle.rotated))
     return Tables(rows, cols, n, ncol, rotcol, cell_type, fit_ptr, fit_pr, side_ptr, side_pr, pair_ptr, pair_pr, nfit,
                   np.array(cells, np.int32), depth_of, nb_k, nb_side, nb_depth, nb_fixcol, nb_cell, open_k, open_side,
                   hint_piece, hint_rot, hint_used, base, puzzle.max_score)
+
+
+def board_of(tables: Tables, prs: np.ndarray) -> Board:
+    """The board of a search state: the hints, plus orientation codes `prs` along the visiting order."""
+    piece = tables.hint_piece.copy()
+    rot = tables.hint_rot.copy()
+    for d, x in enumerate(tables.order.tolist()[: len(prs)]):
+        piece[x] = int(prs[d]) >> 2
+        rot[x] = int(prs[d]) & 3
+    return Board(piece.reshape(tables.rows, tables.cols), rot.reshape(tables.rows, tables.cols))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .mitm_bounds import fill_bounds, trace_counts
+from .bounds import fill_bounds, trace_counts
 
 UNIT = 32  # one mismatch, in price units
 BIG = 1 << 30  # "impossible" in the scaled tables
@@ -51,7 +51,7 @@ def top_sum(lam: np.ndarray, k: int) -> tuple[int, np.ndarray]:
 def optimise(v: dict, ncol: int, nbits: int, upper: int, iterations: int = ITERATIONS) -> tuple[np.ndarray, int]:
     """Prices (int64 per piece bit) and the bound they give for the empty band, in mismatches (rounded up).
 
-    `v` is a virtual half (`mitm_cross.joint_arrays`) with k cells; `upper` the cost of a known
+    `v` is a virtual half (`cross.joint_arrays`) with k cells; `upper` the cost of a known
     completion (the target of the Polyak steps).
     """
     k = v["rows"] * v["width"]

@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..lab import plots
-from ..lab.tables import write_table
-from .board import board_from_json
-from .score import mismatch_cells
+from ...lab import plots
+from ...lab.tables import write_table
+from ..board import board_from_json
+from ..score import mismatch_cells
 
 # The article's figures (Spanish seed 001), row order, matched edges out of 480, one core.
 ARTICLE_WIDTH = {
@@ -67,8 +67,8 @@ def best_boards(df: pd.DataFrame, puzzles: dict, path: str | None) -> None:
     """One picture with the best board (first best seed) of every instance."""
     if not path:
         return
-    from .draw import draw_boards
-    from .puzzle import load_puzzle
+    from ..draw import draw_boards
+    from ..puzzle import load_puzzle
 
     items = []
     for inst, g in df.groupby("instance", sort=True):
@@ -83,7 +83,7 @@ def best_boards(df: pd.DataFrame, puzzles: dict, path: str | None) -> None:
 def width_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
     tab = df.groupby(["instance", "width"], sort=True).apply(_stats, include_groups=False).reset_index()
     tab["article (official set)"] = [ARTICLE_WIDTH.get(int(w), "") if "official" in i else ""
-                                     for i, w in zip(tab["instance"], tab["width"])]
+                                     for i, w in zip(tab["instance"], tab["width"], strict=False)]
     write_table(tab, csv, html, title="Beam width: score and time per board",
                 note="Row order; seeded lottery among exactly equal scores; matched inner edges. Time per board is "
                      "the median over seeds (wall clock and CPU seconds of the process, one thread).")
@@ -108,7 +108,7 @@ def orders_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
     orders = [o for o in ("row", "spiral", "border", "comb") if o in set(df["order"])]
     fig, axes = plots.figure(3.2 * len(orders), 3.2 * len(insts), nrows=len(insts), ncols=len(orders), squeeze=False)
     last_rows = []
-    from .puzzle import load_puzzle
+    from ..puzzle import load_puzzle
 
     for a, inst in enumerate(insts):
         sub = df[df["instance"] == inst]
@@ -152,7 +152,7 @@ def _agreement(boards: list[dict]) -> float:
 def ties_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
     df = df.copy()
     df["variant"] = [f"temperature {t:g}" if t > 0 else f"tie window {k}" for k, t in
-                     zip(df["tie_window"], df["temperature"])]
+                     zip(df["tie_window"], df["temperature"], strict=False)]
     rows = []
     for (inst, var), g in df.groupby(["instance", "variant"], sort=True):
         s = _stats(g)
@@ -200,7 +200,7 @@ def versus_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
                 note="depth = cells filled (hinted cells included); node = one placement tried (for the beam: one "
                      "child scored).")
     fig, (ax1, ax2) = plots.figure(10, 4, ncols=2)
-    labels = [f"{i}\n{h}\n{a}" for i, h, a in zip(tab["instance"], tab["hints"], tab["algo"])]
+    labels = [f"{i}\n{h}\n{a}" for i, h, a in zip(tab["instance"], tab["hints"], tab["algo"], strict=False)]
     colours = [{"beam": "tab:blue", "dfs": "tab:orange", "lds": "tab:green"}[a] for a in tab["algo"]]
     ax1.bar(range(len(tab)), tab["depth"], color=colours)
     ax2.bar(range(len(tab)), tab["score"], color=colours)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .mitm_bounds import mis
+from .bounds import mis
 
 NONE = 1 << 30
 
@@ -38,7 +38,7 @@ class Partners:
         return int(self.cost.shape[0]) if self.on else 0
 
     @staticmethod
-    def off(width: int, words: int) -> "Partners":
+    def off(width: int, words: int) -> Partners:
         return Partners(False, np.zeros((0, width), np.uint8), np.zeros(0, np.int64), np.zeros((0, words), np.uint64))
 
     @staticmethod

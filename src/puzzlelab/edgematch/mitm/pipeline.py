@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from ..pipeline import instance_files
+
 EXPERIMENTS = ("mitm_bench", "mitm_vs_beam", "mitm_wall")
 CATEGORY = "Meet in the middle"
 
@@ -22,13 +24,16 @@ JOB = re.compile(r"^(?P<instance>[^/]+)/(?P<source>planted|beam)(?:_s(?P<seed>\d
                  r"(?:_w(?P<width>\d+))?$")
 
 
-def instances(config: dict, have_corpora: bool, corpus_path) -> dict:
-    """name -> {"puzzle", "size", "hints" (CLI arguments), "hints_file", "solution", "generated"}."""
+def instances(config: dict, have_corpora: bool, corpus_path, files: dict) -> dict:
+    """name -> {"puzzle", "size", "hints" (CLI arguments), "hints_file", "solution", "generated"}.
+
+    `files`: the output patterns of the instance rule (puzzle, hints, solution), for generated instances.
+    """
     out = {}
     for name, spec in sorted((config.get("mitm_instances") or {}).items()):
-        base = f"results/mitm/instances/{name}"
-        out[name] = {"puzzle": f"{base}.txt", "size": int(spec["size"]), "hints_file": f"{base}.hints.txt",
-                     "hints": f"--hints all --hints-file {base}.hints.txt", "solution": f"{base}.solution.json",
+        made = instance_files(files, name)
+        out[name] = {"puzzle": made["puzzle"], "size": int(spec["size"]), "hints_file": made["hints"],
+                     "hints": f"--hints all --hints-file {made['hints']}", "solution": made["solution"],
                      "generated": spec}
     for name, (parts, size, hints) in CORPUS.items():
         path = corpus_path(*parts)

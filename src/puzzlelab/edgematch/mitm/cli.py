@@ -1,13 +1,11 @@
-"""`puzzlelab edgematch mitm ...`: the exact band solver (BANDSAW) and its experiment reports.
-
-Registered by `edgematch/cli.py` through its EXTRA_COMMANDS hook.
-"""
+"""`puzzlelab edgematch mitm ...`: the exact band solver (BANDSAW) and its experiment reports."""
 
 from __future__ import annotations
 
 import argparse
 
-from ..lab.cli_support import add_output_args
+from ...lab.cli_support import add_output_args
+from ..options import add_puzzle_args, open_hints, open_puzzle
 
 
 def _budget(text: str) -> int:
@@ -19,8 +17,6 @@ def _budget(text: str) -> int:
 
 
 def register(sub) -> None:
-    from .cli import add_puzzle_args
-
     p = sub.add_parser(
         "mitm", help="exact best completion of a band of rows, proven optimal (meet in the middle)",
         description="Re-solve rows R0..R1-1 of a board exactly: both halves of the band are enumerated up to a "
@@ -71,15 +67,14 @@ def register(sub) -> None:
 
 
 def _mitm(args) -> int:
-    from ..lab.errors import InputError
-    from ..lab.progress import Progress
-    from ..lab.results import emit
-    from ..lab.sizes import parse_size
-    from .board import Board, board_from_json, load_board, save_board
-    from .cli import open_hints, open_puzzle
-    from .mitm import solve
-    from .mitm_band import build, parse_band
-    from .score import check_fits
+    from ...lab.errors import InputError
+    from ...lab.progress import Progress
+    from ...lab.results import emit
+    from ...lab.sizes import parse_size
+    from ..board import Board, board_from_json, load_board, save_board
+    from ..score import check_fits
+    from .band import build, parse_band
+    from .solve import solve
 
     puzzle = open_puzzle(args)
     hints = open_hints(args, puzzle)
@@ -115,7 +110,7 @@ def _mitm(args) -> int:
 
 
 def _report(args) -> int:
-    from .mitm_report import report
+    from .report import report
 
     report(args)
     return 0

@@ -1,4 +1,4 @@
-"""Meet-in-the-middle experiments: job tables, growth figures and the report command."""
+"""Edge-matching experiments: job tables of the beam and mitm rules, growth figures and the report commands."""
 
 from __future__ import annotations
 
@@ -7,8 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from puzzlelab.edgematch import mitm_pipeline as mp
-from puzzlelab.edgematch.mitm_report import growth, independent
+from puzzlelab.edgematch.mitm import pipeline as mp
+from puzzlelab.edgematch.mitm.report import growth, independent
+
+# The instance rule's output patterns (rules/edgematch.smk), as the rules pass them in.
+FILES = {"puzzle": "results/edgematch/instances/{name}.txt", "hints": "results/edgematch/instances/{name}.hints.txt",
+         "solution": "results/edgematch/instances/{name}.solution.json"}
 
 CONFIG = {
     "mitm_instances": {"t6": {"size": 6, "seed": 1}, "g8": {"size": 8, "seed": 2}},
@@ -19,7 +23,7 @@ CONFIG = {
 
 
 def _insts(have_corpora=False):
-    return mp.instances(CONFIG, have_corpora, lambda *p: Path("/nonexistent").joinpath(*p))
+    return mp.instances(CONFIG, have_corpora, lambda *p: Path("/nonexistent").joinpath(*p), FILES)
 
 
 def test_job_tables():
@@ -29,9 +33,9 @@ def test_job_tables():
     jobs = mp.jobs(CONFIG, insts)
     assert sorted(jobs["mitm_bench"]) == ["t6/beam_r2", "t6/beam_r3", "t6/planted_r2", "t6/planted_r3"]
     planted = jobs["mitm_bench"]["t6/planted_r3"]
-    assert planted["board"] == "results/mitm/instances/t6.solution.json"
+    assert planted["board"] == "results/edgematch/instances/t6.solution.json"
     assert "--band=3:6 --clear-band --sweep 2" in planted["args"] and "--node-limit 1000" in planted["args"]
-    assert "--hints all --hints-file results/mitm/instances/t6.hints.txt" in planted["args"]
+    assert "--hints all --hints-file results/edgematch/instances/t6.hints.txt" in planted["args"]
     assert jobs["mitm_bench"]["t6/beam_r2"]["board"] == "results/mitm/beam/t6_w16_s0.json"
     assert sorted(jobs["mitm_vs_beam"]) == ["g8/beam_s0_r2", "g8/beam_s1_r2"]
     # widths beyond the board are dropped
@@ -41,14 +45,14 @@ def test_job_tables():
     beams = mp.beam_specs(CONFIG, jobs)
     assert beams["results/mitm/beam/g8_w16_s1.json"] == ("g8", 16, 1)
     assert mp.job_input(insts, jobs["mitm_wall"]["g8/beam_r2_w4"]) == {
-        "puzzle": "results/mitm/instances/g8.txt", "hints": "results/mitm/instances/g8.hints.txt",
+        "puzzle": "results/edgematch/instances/g8.txt", "hints": "results/edgematch/instances/g8.hints.txt",
         "board": "results/mitm/beam/g8_w16_s0.json"}
 
 
 def test_corpus_instances_when_present(tmp_path):
     (tmp_path / "e2").mkdir()
     (tmp_path / "e2" / "e2pieces.txt").write_text("0 0 1 1\n")
-    insts = mp.instances(CONFIG, True, lambda *p: tmp_path.joinpath(*p))
+    insts = mp.instances(CONFIG, True, lambda *p: tmp_path.joinpath(*p), FILES)
     assert insts["official"]["hints"] == "--hints start" and insts["official"]["size"] == 16
     assert "brendan16" not in insts
     jobs = mp.jobs(CONFIG, insts)
@@ -132,3 +136,34 @@ def test_report_wants_svg_figures(tmp_path, run_cli):
                            "--html", out[1], "--rounds-csv", out[2], "--rounds-html", out[3], "--svg", out[4],
                            "--memory-svg", out[5])
     assert code == 2 and ".svg" in err
+
+
+def test_pipeline_jobs_parse_as_commands():
+    """Every solve job of every config builds a command line the CLI accepts, seeds split in chunks."""
+    import shlex
+
+    import yaml
+
+    from conftest import REPO as repo
+    from puzzlelab.cli import build_parser
+    from puzzlelab.edgematch.search import pipeline
+
+    full = yaml.safe_load((repo / "config" / "config.yaml").read_text())
+    for name in ("config.yaml", "quick.yaml", "test.yaml"):
+        cfg = dict(full)
+        for key, value in yaml.safe_load((repo / "config" / name).read_text()).items():
+            cfg[key] = {**cfg[key], **value} if isinstance(value, dict) and isinstance(cfg.get(key), dict) else value
+        insts = pipeline.instances(cfg, True, lambda *p: repo / "data" / "missing", FILES)  # no official set here
+        table = pipeline.jobs(cfg, insts)
+        assert set(table) == set(pipeline.EXPERIMENTS)
+        for exp, jobs in table.items():
+            assert jobs, (name, exp)
+            seeds = {}
+            for job_id, job in jobs.items():
+                args = build_parser().parse_args(["edgematch", "sweep", "P.txt", *shlex.split(job["args"])])
+                assert args.label == job["instance"]
+                key = job_id.rsplit("_s", 1)[0]
+                seeds.setdefault(key, []).extend(args.seeds)
+            for key, got in seeds.items():
+                assert sorted(got) == list(range(len(got))), (exp, key)  # every seed once
+    assert pipeline._chunks(10, 4) == ["0-3", "4-7", "8-9"]

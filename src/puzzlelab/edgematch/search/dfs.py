@@ -22,12 +22,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..lab.errors import InputError
-from .beam import _board_of, mix64, seed_hash
+from ...lab.errors import InputError
+from ..board import Board
 from .candidates import fitting, matching_all, matching_sides
 from .candidates import neighbours as _neighbours
-from .board import Board
-from .tables import Tables
+from .mixing import mix64, seed_hash
+from .tables import Tables, board_of
 
 
 @njit(cache=True)
@@ -172,7 +172,7 @@ def run_search(tables: Tables, nodes: int, tolerance: int, seed: int = 0, max_di
                                                     tables.fit_pr, tables.side_ptr, tables.side_pr, tables.pair_ptr,
                                                     tables.pair_pr, tables.rotcol, tables.nb_k, tables.nb_side,
                                                     tables.nb_depth, tables.nb_fixcol, used0, best_pr)
-    board = _board_of(tables, best_pr[:best_depth])
+    board = board_of(tables, best_pr[:best_depth])
     return SearchResult(board=board, score=int(best_score), max_score=tables.max_score, depth=int(board.filled),
                         nodes=int(n), time_s=time.perf_counter() - start, exhausted=bool(done and best_depth < D))
 

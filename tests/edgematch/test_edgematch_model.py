@@ -8,11 +8,25 @@ import numpy as np
 import pytest
 
 from conftest import corpus
-from puzzlelab.edgematch.board import Board, board_from_json, board_to_json, format_board_text, load_board, \
-    load_boards, parse_board_text
+from puzzlelab.edgematch.board import (
+    Board,
+    board_from_json,
+    board_to_json,
+    format_board_text,
+    load_board,
+    load_boards,
+    parse_board_text,
+)
 from puzzlelab.edgematch.generate import _canonical, default_colors, generate
-from puzzlelab.edgematch.hints import e2_hint_cells, hints_from_board, is_official, load_hints, official_hints, \
-    resolve_hints, write_hints
+from puzzlelab.edgematch.hints import (
+    e2_hint_cells,
+    hints_from_board,
+    is_official,
+    load_hints,
+    official_hints,
+    resolve_hints,
+    write_hints,
+)
 from puzzlelab.edgematch.puzzle import format_brendan, format_e2pieces, load_puzzle, parse_puzzle
 from puzzlelab.edgematch.score import check_board, mismatch_cells, score_board
 from puzzlelab.lab.errors import InputError

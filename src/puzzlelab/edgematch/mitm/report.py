@@ -7,12 +7,12 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..lab import canonical
-from ..lab.errors import InputError
-from ..lab.plots import figure, save
-from ..lab.sizes import parse_size
-from ..lab.tables import write_table
-from .mitm_pipeline import parse_job
+from ...lab import canonical
+from ...lab.errors import InputError
+from ...lab.plots import figure, save
+from ...lab.sizes import parse_size
+from ...lab.tables import write_table
+from .pipeline import parse_job
 
 ARTICLE_GROWTH = 20  # partials per half per extra mismatch, as the article measured on its 10x10 testbed
 MIB = 1 << 20
@@ -28,7 +28,7 @@ def load(runs: list[str], timings: list[str]) -> list[dict]:
         if "rounds" not in res or "label" not in res:
             raise InputError("not a result of `puzzlelab edgematch mitm`", path, None)
         tim = canonical.read_json(timings[k]) if timings else {}
-        for r, t in zip(res["rounds"], tim.get("rounds", [{}] * len(res["rounds"]))):
+        for r, t in zip(res["rounds"], tim.get("rounds", [{}] * len(res["rounds"])), strict=False):
             r.update({key: t.get(key) for key in ("time_s", "cpu_time_s", "peak_rss_bytes")})
         res["time_s"], res["cpu_time_s"] = tim.get("time_s"), tim.get("cpu_time_s")
         res["job"] = parse_job(res["label"])
@@ -56,7 +56,7 @@ def independent(res: dict, half: str) -> list[tuple[int, int]]:
 
 def growth(points: list[tuple[int, int]]) -> float | None:
     """Geometric mean of partials(b + 1) / partials(b) over consecutive budgets."""
-    ratios = [b2[1] / b1[1] for b1, b2 in zip(points, points[1:]) if b2[0] == b1[0] + 1 and b1[1] > 0]
+    ratios = [b2[1] / b1[1] for b1, b2 in zip(points, points[1:], strict=False) if b2[0] == b1[0] + 1 and b1[1] > 0]
     if not ratios:
         return None
     return float(math.exp(sum(math.log(x) for x in ratios) / len(ratios)))
@@ -185,8 +185,8 @@ def figure_growth(records: list[dict], path: str, title: str) -> None:
     heights = sorted({r["job"]["rows"] for r in records if r["job"]["rows"]}) or [None]
     fig, axes = figure(width=4.2 * len(heights), height=4.0, ncols=len(heights), squeeze=False)
     labels = sorted({(r["job"]["instance"], r["job"]["source"]) for r in records})
-    colour = dict(zip(labels, _colours(len(labels))))
-    for ax, h in zip(axes[0], heights):
+    colour = dict(zip(labels, _colours(len(labels)), strict=False))
+    for ax, h in zip(axes[0], heights, strict=False):
         drawn = False
         for res in records:
             if res["job"]["rows"] != h:
@@ -195,7 +195,7 @@ def figure_growth(records: list[dict], path: str, title: str) -> None:
             for half, style in (("upper", "-"), ("lower", "--")):
                 pts = independent(res, half)
                 if pts:
-                    ax.plot(*zip(*pts), style, marker="o" if half == "upper" else "s", ms=3, color=c,
+                    ax.plot(*zip(*pts, strict=False), style, marker="o" if half == "upper" else "s", ms=3, color=c,
                             label=f"{res['job']['instance']} {res['job']['source']} {half}")
                     drawn = True
         if drawn:
@@ -222,15 +222,15 @@ def figure_memory(records: list[dict], path: str, limit: int | None, title: str)
     """Table memory (counted, deterministic) and peak RSS (measured) per round."""
     fig, ax = figure()
     labels = sorted({r["label"] for r in records})
-    colour = dict(zip(labels, _colours(len(labels))))
+    colour = dict(zip(labels, _colours(len(labels)), strict=False))
     for res in records:
         pts = [(r["budget"], r["table_bytes"] / MIB) for r in res["rounds"] if r["status"] != "bound"]
         if pts:
-            ax.plot(*zip(*pts), "-o", ms=3, color=colour[res["label"]], label=res["label"])
+            ax.plot(*zip(*pts, strict=False), "-o", ms=3, color=colour[res["label"]], label=res["label"])
         rss = [(r["budget"], r["peak_rss_bytes"] / MIB) for r in res["rounds"]
                if r["status"] != "bound" and r.get("peak_rss_bytes")]
         if rss:
-            ax.plot(*zip(*rss), ":", color=colour[res["label"]])
+            ax.plot(*zip(*rss, strict=False), ":", color=colour[res["label"]])
     if limit:
         ax.axhline(limit / MIB, color="red", lw=1, label="memory limit")
     ax.set_yscale("log")
@@ -290,8 +290,8 @@ def figure_wall(df: pd.DataFrame, path: str) -> None:
 
 def figure_wall_memory(df: pd.DataFrame, path: str, limit: int | None) -> None:
     fig, ax = figure()
-    marks = {"": ("o", "#2ca02c", "proven"), "memory": ("x", "#d62728", "memory"), "nodes": ("^", "#ff7f0e", "node limit"),
-             "max-budget": ("s", "#7f7f7f", "max budget")}
+    marks = {"": ("o", "#2ca02c", "proven"), "memory": ("x", "#d62728", "memory"),
+             "nodes": ("^", "#ff7f0e", "node limit"), "max-budget": ("s", "#7f7f7f", "max budget")}
     for key, (m, c, name) in marks.items():
         sub = df[df["stopped by"] == key] if len(df) else df
         if len(sub):

@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from ..lab.cli_support import add_output_args, positive_int
-from ..lab.errors import InputError
-from .cli import add_puzzle_args, open_hints, open_puzzle
+from ...lab.cli_support import add_output_args, positive_int
+from ...lab.errors import InputError
+from ..options import add_puzzle_args, open_hints, open_puzzle
 
 
 def _order_args(p):
@@ -109,8 +109,8 @@ def _tables(args, puzzle, hints):
 
 def run_one(args, puzzle, hints, tables, algo: str, seed: int) -> dict:
     """Run one search and return its checked result record."""
-    from .board import board_to_json
-    from .score import check_board
+    from ..board import board_to_json
+    from ..score import check_board
 
     cpu0 = time.process_time()
     if algo == "beam":
@@ -159,7 +159,7 @@ def _search(args) -> int:
 
 
 def _single(args, algo: str) -> int:
-    from ..lab.results import emit
+    from ...lab.results import emit
 
     puzzle = open_puzzle(args)
     hints = open_hints(args, puzzle)
@@ -173,21 +173,21 @@ def _single(args, algo: str) -> int:
 
 def _timing_of(rec: dict) -> dict:
     """The volatile figures of a record (board and other artifacts left out)."""
-    from ..lab.results import is_volatile
+    from ...lab.results import is_volatile
 
     return {"seed": rec["seed"], **{k: v for k, v in rec.items() if is_volatile(k)}}
 
 
 def _write_timing(path, obj) -> None:
     if path:
-        from ..lab import canonical
+        from ...lab import canonical
 
         canonical.write_json(path, obj)
 
 
 def _sweep(args) -> int:
-    from ..lab.progress import Progress
-    from ..lab.results import emit
+    from ...lab.progress import Progress
+    from ...lab.results import emit
 
     puzzle = open_puzzle(args)
     hints = open_hints(args, puzzle)
@@ -205,7 +205,7 @@ def _sweep(args) -> int:
 
 
 def _report(args) -> int:
-    from .analysis import run
+    from .report import run
 
     puzzles = {}
     for item in args.puzzle:

@@ -32,33 +32,21 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..lab.errors import InputError
-from ..lab.progress import Progress
-from .board import Board
-from .puzzle import Puzzle
+from ...lab.errors import InputError
+from ...lab.progress import Progress
+from ..board import Board
+from ..puzzle import Puzzle
 from .candidates import fitting, matching_all, matching_sides
 from .candidates import is_used as _is_used
 from .candidates import neighbours as _neighbours
-from .tables import Tables
+from .mixing import GOLD, mix64, seed_hash, zobrist
+from .tables import Tables, board_of
 
 DEDUP_MODES = ("none", "pieces", "path")
 
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-_GOLD = np.uint64(0x9E3779B97F4A7C15)
-
-
-@njit(cache=True, inline="always")
-def mix64(z):
-    """splitmix64 finaliser (uint64 -> uint64)."""
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
 @njit(cache=True, inline="always")
 def child_key(seed_h, depth, parent, pr):
-    h = mix64(seed_h ^ (np.uint64(depth) * _GOLD))
+    h = mix64(seed_h ^ (np.uint64(depth) * GOLD))
     h = mix64(h ^ np.uint64(parent))
     return mix64(h ^ np.uint64(pr))
 
@@ -402,31 +390,6 @@ class BeamResult:
     survivors: int
 
 
-_MASK = (1 << 64) - 1
-
-
-def _mix_int(z: int) -> int:
-    """splitmix64 finaliser on Python ints (same function as `mix64`)."""
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
-
-
-def seed_hash(seed: int, salt: int = 0) -> np.uint64:
-    return np.uint64(_mix_int((seed & _MASK) ^ (0x5EED0000 + salt)))
-
-
-def zobrist(shape, salt: int) -> np.ndarray:
-    """Fixed pseudo-random 64-bit tables (independent of the seed: the dedup keys never change)."""
-    size = int(np.prod(shape))
-    out = np.empty(size, np.uint64)
-    h = 0xC0FFEE + salt
-    for x in range(size):
-        h = (h + 0x9E3779B97F4A7C15) & _MASK
-        out[x] = _mix_int(h)
-    return out.reshape(shape)
-
-
 def beam_search(puzzle: Puzzle, tables: Tables, width: int, seed: int = 0, tie_window: int = 0,
                 temperature: float = 0.0, dedup: str = "none", progress: bool = True) -> BeamResult:
     """Run the beam to a full board and return the best board of the last beam."""
@@ -482,16 +445,8 @@ def beam_search(puzzle: Puzzle, tables: Tables, width: int, seed: int = 0, tie_w
             cur = nxt
             prog.update(1, note=f"best {int(cur['score'][:n_cur].max())}")
     best = int(np.argmax(cur["score"][:n_cur])) if D else 0
-    board = _board_of(tables, cur["pr"][best] if D else np.zeros(0, np.int16))
+    board = board_of(tables, cur["pr"][best] if D else np.zeros(0, np.int16))
     score = int(cur["score"][best]) if D else tables.base_score
     return BeamResult(board=board, score=score, max_score=tables.max_score, depth=int(board.filled), nodes=nodes,
                       time_s=time.perf_counter() - start, survivors=n_cur)
 
-
-def _board_of(tables: Tables, prs: np.ndarray) -> Board:
-    piece = tables.hint_piece.copy()
-    rot = tables.hint_rot.copy()
-    for d, x in enumerate(tables.order.tolist()[: len(prs)]):
-        piece[x] = int(prs[d]) >> 2
-        rot[x] = int(prs[d]) & 3
-    return Board(piece.reshape(tables.rows, tables.cols), rot.reshape(tables.rows, tables.cols))

@@ -1,8 +1,8 @@
 """BANDSAW: the exact best completion of a band of rows, by meeting in the middle, with a proof.
 
 For budgets b = 0, 1, 2, ... (the ratchet) both halves of the band are enumerated up to b
-mismatches (`mitm_enum`, pruned by the suffix bounds of `mitm_bounds`), indexed by (piece set,
-seam row) and joined (`mitm_join`). The first round whose join finds a completion proves it
+mismatches (`enum`, pruned by the suffix bounds of `bounds`), indexed by (piece set,
+seam row) and joined (`join`). The first round whose join finds a completion proves it
 optimal: every earlier round enumerated, completely, every completion that could have scored
 lower. A completion already in hand (the band as given, or a greedy fill) caps the ratchet: when
 every round below its cost comes back empty, that completion is the proven optimum.
@@ -18,17 +18,17 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..lab.errors import InputError
-from ..lab.progress import Progress
-from ..lab.sizes import format_size, peak_rss_bytes
-from .board import Board, board_to_json
-from .mitm_band import Band, BandProblem, Half, build
-from .mitm_bounds import INF, start_bound, suffix_bounds, table_bytes
-from .mitm_cross import build_cross
-from .mitm_enum import DONE, FOUND, FULL, QUOTA, WalkState, advance, prepare
-from .mitm_join import index, join
-from .mitm_partner import Partners, partners_for
-from .score import mismatch_edges, score_board
+from ...lab.errors import InputError
+from ...lab.progress import Progress
+from ...lab.sizes import format_size, peak_rss_bytes
+from ..board import Board, board_to_json
+from ..score import mismatch_edges, score_board
+from .band import Band, BandProblem, Half, build
+from .bounds import INF, start_bound, suffix_bounds, table_bytes
+from .cross import build_cross
+from .enum import DONE, FOUND, FULL, QUOTA, WalkState, advance, prepare
+from .join import index, join
+from .partner import Partners, partners_for
 
 BASE_ALLOWANCE = 256 << 20  # bytes the memory limit sets aside for the interpreter, numba and the board
 JOIN_OVERHEAD = 40  # bytes per record for hashing, sorting and indexing during the join

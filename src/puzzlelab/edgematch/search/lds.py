@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from ..lab.errors import InputError
+from ...lab.errors import InputError
 from .dfs import SearchResult, run_search
 from .tables import Tables
 

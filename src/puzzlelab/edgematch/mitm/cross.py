@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .mitm_bounds import INF, mis, table_bytes
+from .bounds import INF, mis, table_bytes
 
 JOINT_LIMIT = 256 << 20  # largest joint table built (bytes)
 
@@ -55,7 +55,7 @@ class Cross:
     joint_on: bool = False
     joint: np.ndarray | None = None  # suffix table of A's rows plus B's seam row, in price units
     unit: int = 1  # a mismatch in the joint table's units
-    lam: np.ndarray | None = None  # piece prices (per bit) inside the joint table (`mitm_lagrange`)
+    lam: np.ndarray | None = None  # piece prices (per bit) inside the joint table (`lagrange`)
     hcost: np.ndarray | None = None  # B's seam-row candidate costs in the joint table's units
     lam_order: np.ndarray | None = None  # piece bits by decreasing price
     bound: int = 0  # the joint table's bound for the empty band, in mismatches
@@ -145,7 +145,7 @@ def build_cross(a, b, b_min: int, ncol: int, nbits: int, upper: int | None = Non
     """The cross bound of half `a` against the other half `b` (None-safe: off when b is absent).
 
     The joint table is built when it fits (`joint_fits`), with piece prices fitted for it
-    (`mitm_lagrange`) when `upper`, the cost of a known completion, is given.
+    (`lagrange`) when `upper`, the cost of a known completion, is given.
     """
     width = a.width
     if b is None or b.n == 0:
@@ -186,7 +186,7 @@ def build_cross(a, b, b_min: int, ncol: int, nbits: int, upper: int | None = Non
     joint = hcost = lam = order = None
     unit, bound = 1, 0
     if joint_fits(a, b, ncol):
-        from .mitm_lagrange import UNIT, fill, optimise, scaled_costs, top_sum
+        from .lagrange import UNIT, fill, optimise, scaled_costs, top_sum
 
         v = joint_arrays(a, b)
         if upper is None:

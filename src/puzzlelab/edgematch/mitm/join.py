@@ -15,7 +15,7 @@ from itertools import combinations
 import numpy as np
 from numba import njit
 
-from .mitm_bounds import mis
+from .bounds import mis
 
 MASKED = 255  # seam colour standing for "any colour" at a masked position
 
@@ -174,7 +174,9 @@ def _join_groups(ou, hu, ol, hl, sel_u, sel_l, bits_u, bits_l, seam_u, seam_l, c
                 result[1] += 1
                 lu = leaf_u[ru]
                 ll = leaf_l[rl]
-                if (total < result[2] or (total == result[2] and (lu < result[3] or (lu == result[3] and ll < result[4])))):
+                better = total < result[2] or (total == result[2] and (lu < result[3] or (lu == result[3]
+                                                                                         and ll < result[4])))
+                if better:
                     result[2] = total
                     result[3] = lu
                     result[4] = ll
