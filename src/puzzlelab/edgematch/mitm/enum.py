@@ -15,11 +15,11 @@ when the record buffer is full or a node quota is used up, and resume exactly wh
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from ...lab.jit import allocating_kernel, inline_kernel, kernel
 from .bounds import INF, mis
 from .cross import advance_g, column_value, seam_values
 from .partner import advance as partner_advance
@@ -29,9 +29,112 @@ from .partner import start as partner_start
 DONE, FULL, QUOTA, FOUND = 0, 1, 2, 3
 # candidate groups, tried in this order
 BOTH, LEFT_ONLY, UP_ONLY, NEITHER, EXHAUSTED = 0, 1, 2, 3, 4
+CONTINUE = -1  # a step of the walk that does not end the kernel call
 
 
-@njit(cache=True)
+class HalfArrays(NamedTuple):
+    """One half of the band as the walk sees it: its candidates (see `band.Half`) and suffix bounds."""
+
+    rows: int
+    width: int
+    ncol: int
+    seam: bool  # the half's bottom side is the middle seam
+    cand_ptr: np.ndarray
+    cand_bit: np.ndarray
+    cand_u: np.ndarray
+    cand_r: np.ndarray
+    cand_d: np.ndarray
+    cand_l: np.ndarray
+    static: np.ndarray
+    lb: np.ndarray  # (n + 1, C**(rows + 1)) suffix bounds (`bounds.suffix_bounds`)
+    pw: np.ndarray  # (rows + 3,) powers of the colour count: profile index weights
+
+
+class Groups(NamedTuple):
+    """Per-cell orderings of the candidates (`candidate_index`): by (left, up) and by (up, left), with ranges."""
+
+    ord_lu: np.ndarray
+    ord_ul: np.ndarray
+    lu_lo: np.ndarray  # (n, C, C) into ord_lu
+    lu_hi: np.ndarray
+    l_lo: np.ndarray  # (n, C) into ord_lu
+    l_hi: np.ndarray
+    u_lo: np.ndarray  # (n, C) into ord_ul
+    u_hi: np.ndarray
+
+
+class Records(NamedTuple):
+    """Where the walk records complete fillings: piece-set bitset, seam colour row, cost."""
+
+    bits: np.ndarray
+    seam: np.ndarray
+    cost: np.ndarray
+
+
+class WalkState(NamedTuple):
+    """The resumable state of one walk: DFS stack, piece bitset, bound state and counters."""
+
+    t: np.ndarray  # (1,) depth; -2 = not started, -1 = done
+    phase: np.ndarray
+    pos: np.ndarray
+    end: np.ndarray
+    src: np.ndarray
+    la: np.ndarray
+    ua: np.ndarray
+    chosen: np.ndarray
+    g: np.ndarray
+    used: np.ndarray
+    rest: np.ndarray
+    counters: np.ndarray  # [leaves, nodes, pruned, recorded]
+    Gst: np.ndarray
+    Vst: np.ndarray
+    Xst: np.ndarray
+    floor: np.ndarray
+    gf: np.ndarray
+    avail: np.ndarray
+    cnt: np.ndarray
+    xs: np.ndarray  # (1,) the seam-count excess
+    Hst: np.ndarray
+    topk: np.ndarray
+    kth: np.ndarray
+    p_alive: np.ndarray
+    p_m: np.ndarray
+    p_n: np.ndarray
+    p_best: np.ndarray
+    p_min: np.ndarray
+
+    @property
+    def nodes(self) -> int:
+        return int(self.counters[1])
+
+    @property
+    def pruned(self) -> int:
+        return int(self.counters[2])
+
+    @property
+    def recorded(self) -> int:
+        return int(self.counters[3])
+
+
+def new_walk(n: int, words: int, width: int = 1, ncol: int = 1, partners: int = 0) -> WalkState:
+    """A fresh walk of a half of n cells (`partners`: entries of the other half's table used for pruning)."""
+    size = n + 1
+    e = max(partners, 1)
+    return WalkState(
+        t=np.full(1, -2, np.int64), phase=np.zeros(size, np.int64), pos=np.zeros(size, np.int64),
+        end=np.zeros(size, np.int64), src=np.zeros(size, np.int64), la=np.zeros(size, np.int64),
+        ua=np.zeros(size, np.int64), chosen=np.zeros(size, np.int64), g=np.zeros(size, np.int32),
+        used=np.zeros(words, np.uint64), rest=np.zeros(size, np.int64), counters=np.zeros(4, np.int64),
+        Gst=np.zeros((width + 1, ncol), np.int64), Vst=np.zeros((width, ncol), np.int32),
+        Xst=np.zeros(width + 1, np.int32), floor=np.zeros(size, np.int32), gf=np.zeros(size, np.int32),
+        avail=np.zeros(ncol, np.int32), cnt=np.zeros(ncol, np.int32), xs=np.zeros(1, np.int64),
+        Hst=np.zeros((width + 1, ncol), np.int64), topk=np.zeros(size, np.int64), kth=np.zeros(size, np.int64),
+        p_alive=np.zeros((width + 1, e), np.int32), p_m=np.zeros((width + 1, e), np.int32),
+        p_n=np.zeros(width + 1, np.int64), p_best=np.zeros((width, ncol), np.int64),
+        p_min=np.zeros(width + 1, np.int64))
+
+
+@allocating_kernel
 def candidate_index(rows, cand_ptr, cand_l, cand_u, ncol):
     """Per-cell orderings of the candidates: by (left, up) and by (up, left), with their ranges.
 
@@ -76,15 +179,16 @@ def candidate_index(rows, cand_ptr, cand_l, cand_u, ncol):
     return ord_lu, ord_ul, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi
 
 
-@njit(cache=True)
-def _setup(t, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua, slack):
+@inline_kernel
+def _setup(h, grp, st, t, slack):
     """Move depth t to its next non-empty affordable group (phase), or EXHAUSTED."""
+    rows = h.rows
     i = t % rows
     dyn_u = i > 0
     dyn_l = t >= rows
-    a = la[t]
-    b = ua[t]
-    p = phase[t]
+    a = st.la[t]
+    b = st.ua[t]
+    p = st.phase[t]
     while p < EXHAUSTED:
         lo = 0
         hi = 0
@@ -94,435 +198,383 @@ def _setup(t, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, 
             m = 0
             if dyn_l and dyn_u:
                 if a != 0 and b != 0:
-                    lo = lu_lo[t, a, b]
-                    hi = lu_hi[t, a, b]
+                    lo = grp.lu_lo[t, a, b]
+                    hi = grp.lu_hi[t, a, b]
                     s = 0
             elif dyn_l:
                 if a != 0:
-                    lo = l_lo[t, a]
-                    hi = l_hi[t, a]
+                    lo = grp.l_lo[t, a]
+                    hi = grp.l_hi[t, a]
                     s = 0
             elif dyn_u:
                 if b != 0:
-                    lo = u_lo[t, b]
-                    hi = u_hi[t, b]
+                    lo = grp.u_lo[t, b]
+                    hi = grp.u_hi[t, b]
                     s = 1
             else:
-                lo = cand_ptr[t]
-                hi = cand_ptr[t + 1]
+                lo = h.cand_ptr[t]
+                hi = h.cand_ptr[t + 1]
                 s = 2
         elif p == LEFT_ONLY:
             m = 1
             if dyn_l and dyn_u and a != 0:
-                lo = l_lo[t, a]
-                hi = l_hi[t, a]
+                lo = grp.l_lo[t, a]
+                hi = grp.l_hi[t, a]
                 s = 0
         elif p == UP_ONLY:
             m = 1
             if dyn_l and dyn_u and b != 0:
-                lo = u_lo[t, b]
-                hi = u_hi[t, b]
+                lo = grp.u_lo[t, b]
+                hi = grp.u_hi[t, b]
                 s = 1
         else:  # NEITHER
             m = (1 if dyn_l else 0) + (1 if dyn_u else 0)
             if dyn_l or dyn_u:
-                lo = cand_ptr[t]
-                hi = cand_ptr[t + 1]
+                lo = h.cand_ptr[t]
+                hi = h.cand_ptr[t + 1]
                 s = 2
         if hi > lo and m <= slack:
-            phase[t] = p
-            pos[t] = lo
-            end[t] = hi
-            src[t] = s
+            st.phase[t] = p
+            st.pos[t] = lo
+            st.end[t] = hi
+            st.src[t] = s
             return
         p += 1
-    phase[t] = EXHAUSTED
+    st.phase[t] = EXHAUSTED
 
 
-@njit(cache=True)
-def _place_counts(bit, seam_colour, x_shows, avail, cnt, xs):
+@inline_kernel
+def _place_counts(x, st, bit, seam_colour):
     """Piece `bit` leaves the other half's pool; a seam colour (>= 0) is laid. xs[0] = the excess."""
     for k in range(4):
-        c = x_shows[bit, k]
+        c = x.shows[bit, k]
         if c < 0:
             break
-        if cnt[c] >= avail[c]:
-            xs[0] += 1
-        avail[c] -= 1
+        if st.cnt[c] >= st.avail[c]:
+            st.xs[0] += 1
+        st.avail[c] -= 1
     if seam_colour >= 0:
-        if cnt[seam_colour] >= avail[seam_colour]:
-            xs[0] += 1
-        cnt[seam_colour] += 1
+        if st.cnt[seam_colour] >= st.avail[seam_colour]:
+            st.xs[0] += 1
+        st.cnt[seam_colour] += 1
 
 
-@njit(cache=True)
-def _unplace_counts(bit, seam_colour, x_shows, avail, cnt, xs):
+@inline_kernel
+def _unplace_counts(x, st, bit, seam_colour):
     """Undo `_place_counts`."""
     if seam_colour >= 0:
-        cnt[seam_colour] -= 1
-        if cnt[seam_colour] >= avail[seam_colour]:
-            xs[0] -= 1
+        st.cnt[seam_colour] -= 1
+        if st.cnt[seam_colour] >= st.avail[seam_colour]:
+            st.xs[0] -= 1
     for k in range(4):
-        c = x_shows[bit, k]
+        c = x.shows[bit, k]
         if c < 0:
             break
-        avail[c] += 1
-        if cnt[c] >= avail[c]:
-            xs[0] -= 1
+        st.avail[c] += 1
+        if st.cnt[c] >= st.avail[c]:
+            st.xs[0] -= 1
 
 
-@njit(cache=True)
-def _excess_if(bit, seam_colour, x_shows, avail, cnt, xs):
+@inline_kernel
+def _excess_if(x, st, bit, seam_colour):
     """The excess `_place_counts` would leave, without changing anything."""
-    e = xs[0]
+    e = st.xs[0]
     hit = False
     for k in range(4):
-        c = x_shows[bit, k]
+        c = x.shows[bit, k]
         if c < 0:
             break
-        if cnt[c] >= avail[c]:
+        if st.cnt[c] >= st.avail[c]:
             e += 1
         if c == seam_colour:
             hit = True
     if seam_colour >= 0:
-        if cnt[seam_colour] >= avail[seam_colour] - (1 if hit else 0):
+        if st.cnt[seam_colour] >= st.avail[seam_colour] - (1 if hit else 0):
             e += 1
     return e
 
 
-@njit(cache=True)
-def _enter(t, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
-           x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs, j_on,
-           j_lam, j_order, used, topk, kth):
+@inline_kernel
+def _joint_prices(h, x, st, t):
+    """Prices of the k largest unused pieces (k = cells the joint table still covers) into topk/kth[t]."""
+    k = h.rows * h.width - t + h.width
+    s = 0
+    last = 0
+    for y in range(x.order.shape[0]):
+        if k == 0:
+            break
+        bb = x.order[y]
+        if (st.used[bb >> 6] >> np.uint64(bb & 63)) & np.uint64(1):
+            continue
+        last = x.lam[bb]
+        s += last
+        k -= 1
+    st.topk[t] = s
+    st.kth[t] = last
+
+
+@inline_kernel
+def _enter(h, x, st, t):
     """Set up depth t: the profile part placing cell t does not change, the colours of its placed
     neighbours, and the cross bound (`floor[t]`: the least the other half can still cost)."""
+    rows = h.rows
     i = t % rows
     j = t // rows
-    if x_on and j_on:  # the joint table supersedes G and F: only the piece counts remain
-        gf[t] = 0
-        floor[t] = xs[0] + x_min
-        # prices: the k largest among the unused pieces, k = cells the joint table still covers
-        k = rows * width - t + width
-        s = 0
-        last = 0
-        for x in range(j_order.shape[0]):
-            if k == 0:
-                break
-            bb = j_order[x]
-            if (used[bb >> 6] >> np.uint64(bb & 63)) & np.uint64(1):
-                continue
-            last = j_lam[bb]
-            s += last
-            k -= 1
-        topk[t] = s
-        kth[t] = last
-    elif x_on:
+    if x.on and x.joint_on:  # the joint table supersedes G and F: only the piece counts remain
+        st.gf[t] = 0
+        st.floor[t] = st.xs[0] + x.other_min
+        _joint_prices(h, x, st, t)
+    elif x.on:
         if i == 0:
-            Xst[j] = column_value(j, ncol, Gst[j], x_F)
+            st.Xst[j] = column_value(j, h.ncol, st.Gst[j], x.F)
         if i == rows - 1:
-            seam_values(j, width, ncol, Gst[j], x_F, x_ptr, x_left, x_right, x_up, x_static, Vst[j])
-        gf[t] = Xst[j]
-        floor[t] = max(Xst[j], xs[0] + x_min)
+            seam_values(j, h.width, h.ncol, st.Gst[j], x.F, x.ptr, x.left, x.right, x.up, x.static, st.Vst[j])
+        st.gf[t] = st.Xst[j]
+        st.floor[t] = max(st.Xst[j], st.xs[0] + x.other_min)
     else:
-        gf[t] = 0
-        floor[t] = x_min
+        st.gf[t] = 0
+        st.floor[t] = x.other_min
     base = 0
     for k in range(rows):
         if k < i:
-            base += cand_r[chosen[j * rows + k]] * pw[k]
+            base += h.cand_r[st.chosen[j * rows + k]] * h.pw[k]
         elif k > i and j > 0:
-            base += cand_r[chosen[(j - 1) * rows + k]] * pw[k]
-    rest[t] = base
-    la[t] = cand_r[chosen[t - rows]] if j > 0 else 0
-    ua[t] = cand_d[chosen[t - 1]] if i > 0 else 0
+            base += h.cand_r[st.chosen[(j - 1) * rows + k]] * h.pw[k]
+    st.rest[t] = base
+    st.la[t] = h.cand_r[st.chosen[t - rows]] if j > 0 else 0
+    st.ua[t] = h.cand_d[st.chosen[t - 1]] if i > 0 else 0
 
 
-@njit(cache=True)
-def walk(rows, width, ncol, seam, cand_ptr, cand_bit, cand_u, cand_r, cand_d, cand_l, static, lb, budget,
-         ord_lu, ord_ul, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi,
-         x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, x_shows, x_avail,
-         j_on, jt, j_unit, j_lam, j_hcost, j_order, p_on, p_seam, p_cost, p_bits,
-         st_t, phase, pos, end, src, la, ua, chosen, g, used, rest, counters, Gst, Vst, Xst, floor, gf,
-         avail, cnt, xs, Hst, topk, kth, p_alive, p_m, p_n, p_best, p_min,
-         rec_bits, rec_seam, rec_cost, node_quota, target):
+@inline_kernel
+def _pop(h, x, st, t):
+    """Take back the piece placed at depth t."""
+    b = h.cand_bit[st.chosen[t]]
+    st.used[b >> 6] &= ~(np.uint64(1) << np.uint64(b & 63))
+    if x.on:
+        _unplace_counts(x, st, b, h.cand_d[st.chosen[t]] if t % h.rows == h.rows - 1 else -1)
+
+
+@inline_kernel
+def _leaf(h, st, rec, target):
+    """A complete filling: record it (or stop at the target leaf). Returns FULL, FOUND or CONTINUE."""
+    n = h.rows * h.width
+    leaf = st.counters[0]
+    if target >= 0:
+        if leaf == target:
+            return FOUND
+    else:
+        rc = st.counters[3]
+        if rc >= rec.cost.shape[0]:
+            return FULL
+        for w in range(st.used.shape[0]):
+            rec.bits[rc, w] = st.used[w]
+        if h.seam:
+            for j in range(h.width):
+                rec.seam[rc, j] = h.cand_d[st.chosen[j * h.rows + h.rows - 1]]
+        rec.cost[rc] = st.g[n]
+        st.counters[3] = rc + 1
+    st.counters[0] = leaf + 1
+    return CONTINUE
+
+
+@inline_kernel
+def _skips(h, st, t, q, p):
+    """Inside a group, the candidates that belong to an earlier group are skipped."""
+    if p == LEFT_ONLY:
+        return mis(h.cand_u[q], st.ua[t]) == 0
+    if p == UP_ONLY:
+        return mis(h.cand_l[q], st.la[t]) == 0
+    if p == NEITHER:
+        if t >= h.rows and mis(h.cand_l[q], st.la[t]) == 0:
+            return True
+        if t % h.rows > 0 and mis(h.cand_u[q], st.ua[t]) == 0:
+            return True
+    return False
+
+
+@inline_kernel
+def _other_floor(h, x, pt, st, t, q, b):
+    """The least the other half must still pay once candidate q is placed at depth t (cross and partners)."""
+    i = t % h.rows
+    other = x.other_min
+    if x.on:
+        sc = h.cand_d[q] if i == h.rows - 1 else -1
+        other = st.gf[t] if (sc < 0 or x.joint_on) else st.Vst[t // h.rows, sc]
+        e = _excess_if(x, st, b, sc) + x.other_min
+        if e > other:
+            other = e
+    if pt.on:
+        partner = st.p_best[t // h.rows, h.cand_d[q]] if i == h.rows - 1 else st.p_min[t // h.rows]
+        if partner > other:
+            other = partner
+    return other
+
+
+@inline_kernel
+def _joint_prunes(h, x, st, t, q, b, c, budget):
+    """The joint table's test: A's remaining cells, B's seam row and the seam still to come, in price units,
+    less the prices of the pieces that will fill them (`lagrange`), cannot fit in the budget."""
+    rows = h.rows
+    i = t % rows
+    j = t // rows
+    tv = j * (rows + 1) + i + 1
+    jbase = st.rest[t] + h.cand_r[q] * h.pw[i] + h.cand_d[q] * h.pw[rows + 1]
+    if j == 0:
+        best = np.int64(x.joint[tv, jbase])
+    else:
+        best = np.int64(1) << 40
+        for xx in range(h.ncol):
+            gx = st.Hst[j, xx]
+            if gx >= best:
+                continue
+            v = gx + np.int64(x.joint[tv, jbase + xx * h.pw[rows]])
+            if v < best:
+                best = v
+    # the k largest prices among the unused pieces, once this piece is placed
+    lq = x.lam[b]
+    top = st.topk[t] - (lq if lq > st.kth[t] else st.kth[t])
+    return best - top > (budget - c) * np.int64(x.unit)
+
+
+@inline_kernel
+def _push(h, x, pt, st, t, q, b, c, idx, budget):
+    """Place candidate q (piece bit b, cost so far c, profile index idx) at depth t; returns t + 1."""
+    rows = h.rows
+    i = t % rows
+    st.chosen[t] = q
+    st.used[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
+    st.g[t + 1] = c
+    if pt.on and i == rows - 1:
+        j = t // rows
+        partner_advance(j, h.cand_d[q], st.p_alive, st.p_n, st.p_m, pt.seam, pt.cost, pt.bits, st.used,
+                        budget - c - np.int32(h.lb[t + 1, idx]))
+        if j + 1 < h.width:
+            st.p_min[j + 1] = partner_column(j + 1, h.ncol, st.p_alive, st.p_n, st.p_m, pt.seam, pt.cost,
+                                             st.p_best[j + 1])
+    if x.on:
+        _place_counts(x, st, b, h.cand_d[q] if i == rows - 1 else -1)
+        if i == rows - 1:
+            j = t // rows
+            if not x.joint_on:
+                advance_g(j, h.ncol, st.Gst[j], h.cand_d[q], x.ptr, x.left, x.right, x.up, x.static, 1, INF * 4,
+                          st.Gst[j + 1])
+            else:
+                advance_g(j, h.ncol, st.Hst[j], h.cand_d[q], x.ptr, x.left, x.right, x.up, x.hcost, x.unit,
+                          np.int64(1) << 40, st.Hst[j + 1])
+    t += 1
+    if t < rows * h.width:
+        _enter(h, x, st, t)
+        st.phase[t] = BOTH
+    return t
+
+
+@inline_kernel
+def _start(h, grp, x, pt, st, budget):
+    """Begin a fresh walk at depth 0."""
+    st.g[0] = 0
+    st.xs[0] = 0
+    for c in range(h.ncol):
+        st.avail[c] = x.avail[c]
+        st.cnt[c] = 0
+    _enter(h, x, st, 0)
+    if pt.on:
+        partner_start(pt.cost.shape[0], st.p_alive, st.p_n, st.p_m)
+        st.p_min[0] = partner_column(0, h.ncol, st.p_alive, st.p_n, st.p_m, pt.seam, pt.cost, st.p_best[0])
+    st.phase[0] = BOTH
+    _setup(h, grp, st, 0, budget - st.floor[0])
+
+
+@kernel
+def walk(h, grp, x, pt, st, rec, budget, node_quota, target):
     """Advance the DFS. Returns DONE, FULL (record buffer full), QUOTA (node quota used) or FOUND.
 
     `budget` is the band's: a partial is pruned when its cost, its own suffix bound and the least
-    the other half must still pay (the cross bound, `cross`, or, when the other half's table
-    is already built, its surviving entries, `partner`) exceed it.
-    counters: [leaves, nodes, pruned, recorded]. With target >= 0 nothing is recorded and the walk
-    stops with FOUND when leaf number `target` is reached (`chosen` then holds that filling).
-    A fresh state has st_t[0] == -2 (the walk has not started).
+    the other half must still pay (the cross bound `x`, `cross`, or, when the other half's table
+    is already built, its surviving entries `pt`, `partner`) exceed it.
+    With target >= 0 nothing is recorded and the walk stops with FOUND when leaf number `target` is
+    reached (`chosen` then holds that filling). A fresh state has t[0] == -2 (not started).
     """
-    n = rows * width
-    pw = np.empty(rows + 3, np.int64)
-    pw[0] = 1
-    for k in range(1, rows + 3):
-        pw[k] = pw[k - 1] * ncol
-    cap = rec_cost.shape[0]
+    n = h.rows * h.width
     nodes_here = 0
-    t = st_t[0]
+    t = st.t[0]
     if t == -2:
         t = 0
-        g[0] = 0
-        xs[0] = 0
-        for c in range(ncol):
-            avail[c] = x_avail[c]
-            cnt[c] = 0
-        _enter(0, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
-               x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs, j_on,
-               j_lam, j_order, used, topk, kth)
-        if p_on:
-            partner_start(p_cost.shape[0], p_alive, p_n, p_m)
-            p_min[0] = partner_column(0, ncol, p_alive, p_n, p_m, p_seam, p_cost, p_best[0])
-        phase[0] = BOTH
-        _setup(0, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua,
-               budget - floor[0])
+        _start(h, grp, x, pt, st, budget)
     while t >= 0:
         if t == n:
-            leaf = counters[0]
-            if target >= 0:
-                if leaf == target:
-                    st_t[0] = t
-                    return FOUND
-            else:
-                rc = counters[3]
-                if rc >= cap:
-                    st_t[0] = t
-                    return FULL
-                for w in range(used.shape[0]):
-                    rec_bits[rc, w] = used[w]
-                if seam:
-                    for j in range(width):
-                        rec_seam[rc, j] = cand_d[chosen[j * rows + rows - 1]]
-                rec_cost[rc] = g[n]
-                counters[3] = rc + 1
-            counters[0] = leaf + 1
+            status = _leaf(h, st, rec, target)
+            if status != CONTINUE:
+                st.t[0] = t
+                return status
             t -= 1
-            b = cand_bit[chosen[t]]
-            used[b >> 6] &= ~(np.uint64(1) << np.uint64(b & 63))
-            if x_on:
-                _unplace_counts(b, cand_d[chosen[t]] if t % rows == rows - 1 else -1, x_shows, avail, cnt, xs)
+            _pop(h, x, st, t)
             continue
-        if phase[t] == EXHAUSTED:
+        if st.phase[t] == EXHAUSTED:
             if t == 0:
                 t = -1
                 break
             t -= 1
-            b = cand_bit[chosen[t]]
-            used[b >> 6] &= ~(np.uint64(1) << np.uint64(b & 63))
-            if x_on:
-                _unplace_counts(b, cand_d[chosen[t]] if t % rows == rows - 1 else -1, x_shows, avail, cnt, xs)
+            _pop(h, x, st, t)
             continue
-        x = pos[t]
-        if x >= end[t]:
-            phase[t] += 1
-            _setup(t, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua,
-                   budget - g[t] - floor[t])
+        xq = st.pos[t]
+        if xq >= st.end[t]:
+            st.phase[t] += 1
+            _setup(h, grp, st, t, budget - st.g[t] - st.floor[t])
             continue
         if nodes_here >= node_quota:
-            st_t[0] = t
+            st.t[0] = t
             return QUOTA
-        pos[t] = x + 1
-        s = src[t]
-        q = ord_lu[x] if s == 0 else (ord_ul[x] if s == 1 else x)
-        p = phase[t]
-        # inside a group, skip the candidates that belong to an earlier group
-        i = t % rows
-        if p == LEFT_ONLY:
-            if mis(cand_u[q], ua[t]) == 0:
-                continue
-        elif p == UP_ONLY:
-            if mis(cand_l[q], la[t]) == 0:
-                continue
-        elif p == NEITHER:
-            if t >= rows and mis(cand_l[q], la[t]) == 0:
-                continue
-            if i > 0 and mis(cand_u[q], ua[t]) == 0:
-                continue
+        st.pos[t] = xq + 1
+        s = st.src[t]
+        q = grp.ord_lu[xq] if s == 0 else (grp.ord_ul[xq] if s == 1 else xq)
+        if _skips(h, st, t, q, st.phase[t]):
+            continue
         nodes_here += 1
-        counters[1] += 1
-        b = cand_bit[q]
-        if (used[b >> 6] >> np.uint64(b & 63)) & np.uint64(1):
+        st.counters[1] += 1
+        b = h.cand_bit[q]
+        if (st.used[b >> 6] >> np.uint64(b & 63)) & np.uint64(1):
             continue
-        c = np.int32(g[t]) + np.int32(static[q])
+        i = t % h.rows
+        c = np.int32(st.g[t]) + np.int32(h.static[q])
         if i > 0:
-            c += mis(cand_u[q], ua[t])
-        if t >= rows:
-            c += mis(cand_l[q], la[t])
-        idx = rest[t] + cand_r[q] * pw[i]
-        if i < rows - 1:
-            idx += cand_d[q] * pw[rows]
-        other = x_min
-        if x_on:
-            sc = cand_d[q] if i == rows - 1 else -1
-            other = gf[t] if (sc < 0 or j_on) else Vst[t // rows, sc]
-            e = _excess_if(b, sc, x_shows, avail, cnt, xs) + x_min
-            if e > other:
-                other = e
-        if p_on:
-            partner = p_best[t // rows, cand_d[q]] if i == rows - 1 else p_min[t // rows]
-            if partner > other:
-                other = partner
-        if c + np.int32(lb[t + 1, idx]) + other > budget:
-            counters[2] += 1
+            c += mis(h.cand_u[q], st.ua[t])
+        if t >= h.rows:
+            c += mis(h.cand_l[q], st.la[t])
+        idx = st.rest[t] + h.cand_r[q] * h.pw[i]
+        if i < h.rows - 1:
+            idx += h.cand_d[q] * h.pw[h.rows]
+        if c + np.int32(h.lb[t + 1, idx]) + _other_floor(h, x, pt, st, t, q, b) > budget:
+            st.counters[2] += 1
             continue
-        if j_on:
-            # the joint table: A's remaining cells, B's seam row and the seam still to come, in price
-            # units, less the prices of the pieces that will fill them (`lagrange`)
-            j = t // rows
-            tv = j * (rows + 1) + i + 1
-            jbase = rest[t] + cand_r[q] * pw[i] + cand_d[q] * pw[rows + 1]
-            if j == 0:
-                best = np.int64(jt[tv, jbase])
-            else:
-                best = np.int64(1) << 40
-                for xx in range(ncol):
-                    gx = Hst[j, xx]
-                    if gx >= best:
-                        continue
-                    v = gx + np.int64(jt[tv, jbase + xx * pw[rows]])
-                    if v < best:
-                        best = v
-            # the k largest prices among the unused pieces, once this piece is placed
-            lq = j_lam[b]
-            top = topk[t] - (lq if lq > kth[t] else kth[t])
-            if best - top > (budget - c) * np.int64(j_unit):
-                counters[2] += 1
-                continue
-        chosen[t] = q
-        used[b >> 6] |= np.uint64(1) << np.uint64(b & 63)
-        g[t + 1] = c
-        if p_on and i == rows - 1:
-            j = t // rows
-            partner_advance(j, cand_d[q], p_alive, p_n, p_m, p_seam, p_cost, p_bits, used,
-                            budget - c - np.int32(lb[t + 1, idx]))
-            if j + 1 < width:
-                p_min[j + 1] = partner_column(j + 1, ncol, p_alive, p_n, p_m, p_seam, p_cost, p_best[j + 1])
-        if x_on:
-            _place_counts(b, cand_d[q] if i == rows - 1 else -1, x_shows, avail, cnt, xs)
-            if i == rows - 1:
-                j = t // rows
-                if not j_on:
-                    advance_g(j, ncol, Gst[j], cand_d[q], x_ptr, x_left, x_right, x_up, x_static, 1, INF * 4,
-                              Gst[j + 1])
-                else:
-                    advance_g(j, ncol, Hst[j], cand_d[q], x_ptr, x_left, x_right, x_up, j_hcost, j_unit,
-                              np.int64(1) << 40, Hst[j + 1])
-        t += 1
+        if x.joint_on and _joint_prunes(h, x, st, t, q, b, c, budget):
+            st.counters[2] += 1
+            continue
+        t = _push(h, x, pt, st, t, q, b, c, idx, budget)
         if t < n:
-            _enter(t, rows, width, ncol, pw, chosen, cand_r, cand_d, rest, la, ua,
-                   x_on, x_ptr, x_left, x_right, x_up, x_static, x_F, x_min, Gst, Vst, Xst, floor, gf, xs, j_on,
-               j_lam, j_order, used, topk, kth)
-            phase[t] = BOTH
-            _setup(t, rows, cand_ptr, lu_lo, lu_hi, l_lo, l_hi, u_lo, u_hi, phase, pos, end, src, la, ua,
-                   budget - c - floor[t])
-    st_t[0] = -1
+            _setup(h, grp, st, t, budget - c - st.floor[t])
+    st.t[0] = -1
     return DONE
 
 
-@dataclass
-class WalkState:
-    """The resumable state of one walk: DFS stack, piece bitset and counters."""
-
-    n: int
-    words: int
-    width: int = 1
-    ncol: int = 1
-    partners: int = 0  # entries of the other half's table used for partner pruning
-    t: np.ndarray = field(init=False)
-    phase: np.ndarray = field(init=False)
-    pos: np.ndarray = field(init=False)
-    end: np.ndarray = field(init=False)
-    src: np.ndarray = field(init=False)
-    la: np.ndarray = field(init=False)
-    ua: np.ndarray = field(init=False)
-    chosen: np.ndarray = field(init=False)
-    g: np.ndarray = field(init=False)
-    used: np.ndarray = field(init=False)
-    rest: np.ndarray = field(init=False)
-    counters: np.ndarray = field(init=False)
-    Gst: np.ndarray = field(init=False)
-    Hst: np.ndarray = field(init=False)
-    topk: np.ndarray = field(init=False)
-    kth: np.ndarray = field(init=False)
-    p_alive: np.ndarray = field(init=False)
-    p_m: np.ndarray = field(init=False)
-    p_n: np.ndarray = field(init=False)
-    p_best: np.ndarray = field(init=False)
-    p_min: np.ndarray = field(init=False)
-    Vst: np.ndarray = field(init=False)
-    Xst: np.ndarray = field(init=False)
-    floor: np.ndarray = field(init=False)
-    gf: np.ndarray = field(init=False)
-    avail: np.ndarray = field(init=False)
-    cnt: np.ndarray = field(init=False)
-    xs: np.ndarray = field(init=False)
-
-    def __post_init__(self):
-        size = self.n + 1
-        self.t = np.full(1, -2, np.int64)
-        self.phase = np.zeros(size, np.int64)
-        self.pos = np.zeros(size, np.int64)
-        self.end = np.zeros(size, np.int64)
-        self.src = np.zeros(size, np.int64)
-        self.la = np.zeros(size, np.int64)
-        self.ua = np.zeros(size, np.int64)
-        self.chosen = np.zeros(size, np.int64)
-        self.g = np.zeros(size, np.int32)
-        self.used = np.zeros(self.words, np.uint64)
-        self.rest = np.zeros(size, np.int64)
-        self.counters = np.zeros(4, np.int64)
-        self.Gst = np.zeros((self.width + 1, self.ncol), np.int64)
-        self.Hst = np.zeros((self.width + 1, self.ncol), np.int64)
-        self.Vst = np.zeros((self.width, self.ncol), np.int32)
-        self.Xst = np.zeros(self.width + 1, np.int32)
-        self.floor = np.zeros(size, np.int32)
-        self.gf = np.zeros(size, np.int32)
-        self.avail = np.zeros(self.ncol, np.int32)
-        self.cnt = np.zeros(self.ncol, np.int32)
-        self.xs = np.zeros(1, np.int64)  # the seam-count excess
-        self.topk = np.zeros(size, np.int64)
-        self.kth = np.zeros(size, np.int64)
-        e = max(self.partners, 1)
-        self.p_alive = np.zeros((self.width + 1, e), np.int32)
-        self.p_m = np.zeros((self.width + 1, e), np.int32)
-        self.p_n = np.zeros(self.width + 1, np.int64)
-        self.p_best = np.zeros((self.width, self.ncol), np.int64)
-        self.p_min = np.zeros(self.width + 1, np.int64)
-
-    def args(self) -> tuple:
-        return (self.t, self.phase, self.pos, self.end, self.src, self.la, self.ua, self.chosen, self.g,
-                self.used, self.rest, self.counters, self.Gst, self.Vst, self.Xst, self.floor, self.gf,
-                self.avail, self.cnt, self.xs, self.Hst, self.topk, self.kth, self.p_alive, self.p_m, self.p_n,
-                self.p_best, self.p_min)
-
-    @property
-    def nodes(self) -> int:
-        return int(self.counters[1])
-
-    @property
-    def pruned(self) -> int:
-        return int(self.counters[2])
-
-    @property
-    def recorded(self) -> int:
-        return int(self.counters[3])
+def half_arrays(half, lb: np.ndarray, ncol: int) -> HalfArrays:
+    """The walk's view of a `band.Half` with its suffix bound table."""
+    pw = np.empty(half.rows + 3, np.int64)
+    pw[0] = 1
+    for k in range(1, half.rows + 3):
+        pw[k] = pw[k - 1] * ncol
+    return HalfArrays(half.rows, half.width, ncol, half.seam, half.cand_ptr, half.cand_bit, half.cand_u, half.cand_r,
+                      half.cand_d, half.cand_l, half.static, lb, pw)
 
 
-
-
-def prepare(half, ncol: int) -> tuple:
+def prepare(half, ncol: int) -> Groups:
     """The per-cell candidate orderings of a half (see `candidate_index`)."""
-    return candidate_index(half.rows, half.cand_ptr, half.cand_l, half.cand_u, ncol)
+    return Groups(*candidate_index(half.rows, half.cand_ptr, half.cand_l, half.cand_u, ncol))
 
 
-def advance(half, order: tuple, lb: np.ndarray, cross, partners, ncol: int, budget: int, state: WalkState,
-            rec_bits, rec_seam, rec_cost, node_quota: int, target: int = -1) -> int:
-    """One call of the kernel on a half: resume `state` until DONE, FULL, QUOTA or FOUND."""
-    return walk(half.rows, half.width, ncol, half.seam, half.cand_ptr, half.cand_bit, half.cand_u, half.cand_r,
-                half.cand_d, half.cand_l, half.static, lb, budget, *order, *cross.args(), *partners.args(),
-                *state.args(), rec_bits, rec_seam, rec_cost, node_quota, target)
+def no_records(words: int, width: int) -> Records:
+    """An empty record buffer (for replaying a walk to a leaf)."""
+    return Records(np.zeros((0, words), np.uint64), np.zeros((0, width), np.uint8), np.zeros(0, np.uint8))
 
 
-__all__ = ["DONE", "FULL", "QUOTA", "FOUND", "candidate_index", "walk", "WalkState", "prepare", "advance"]
+__all__ = ["DONE", "FULL", "QUOTA", "FOUND", "HalfArrays", "Groups", "Records", "WalkState", "candidate_index",
+           "walk", "new_walk", "half_arrays", "prepare", "no_records"]

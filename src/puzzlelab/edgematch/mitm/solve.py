@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -24,9 +25,9 @@ from ...lab.sizes import format_size, peak_rss_bytes
 from ..board import Board, board_to_json
 from ..score import mismatch_edges, score_board
 from .band import Band, BandProblem, Half, build
-from .bounds import INF, start_bound, suffix_bounds, table_bytes
-from .cross import build_cross
-from .enum import DONE, FOUND, FULL, QUOTA, WalkState, advance, prepare
+from .bounds import INF, grid_of, start_bound, suffix_bounds, table_bytes
+from .cross import Cross, build_cross
+from .enum import DONE, FOUND, FULL, QUOTA, Groups, Records, half_arrays, new_walk, no_records, prepare, walk
 from .join import index, join
 from .partner import Partners, partners_for
 
@@ -36,10 +37,6 @@ NODE_QUOTA = 20_000_000  # nodes per kernel call between progress lines
 FIRST_CAPACITY = 1 << 14
 RACE_SLICE = 1 << 20  # nodes per turn when the two halves race to build their table first
 PROGRESS_EVERY_S = 10.0  # seconds between progress lines inside a round
-
-
-class MemoryWall(Exception):
-    """A half's table would not fit in the memory limit."""
 
 
 @dataclass
@@ -79,6 +76,16 @@ class _Budget:
         return max(0, self.free // self.record_bytes - other_records)
 
 
+class Kit(NamedTuple):
+    """What the walk of one half needs: the half, its candidate orderings, its cross bound and partners."""
+
+    half: Half
+    groups: Groups
+    lb: np.ndarray
+    cross: Cross
+    partners: Partners
+
+
 class _HalfWalk:
     """One half's enumeration within a budget, advanced in slices of nodes, then indexed.
 
@@ -86,10 +93,10 @@ class _HalfWalk:
     both limits are counts, so where a walk stops does not depend on the machine.
     """
 
-    def __init__(self, half: Half, order: tuple, lb: np.ndarray, cross, partners, ncol: int, words: int,
-                 budget: int, cap_limit: int | None, node_limit: int | None, progress: Progress, label: str):
-        self.half, self.order, self.lb, self.cross, self.partners = half, order, lb, cross, partners
-        self.ncol, self.words, self.budget = ncol, words, budget
+    def __init__(self, kit: Kit, ncol: int, words: int, budget: int, cap_limit: int | None,
+                 node_limit: int | None, progress: Progress, label: str):
+        half = kit.half
+        self.half, self.words, self.budget = half, words, budget
         self.cap_limit, self.node_limit, self.progress, self.label = cap_limit, node_limit, progress, label
         self.seam_w = half.width if half.seam else 0
         self.result: HalfRun | None = None
@@ -97,16 +104,29 @@ class _HalfWalk:
             self.result = HalfRun(0, 0, 0, index(np.zeros((0, words), np.uint64),
                                                  np.zeros((0, self.seam_w), np.uint8), np.zeros(0, np.uint8)))
             return
-        self.state = WalkState(half.n, words, half.width, ncol, partners.size)
+        self.args = (half_arrays(half, kit.lb, ncol), kit.groups, kit.cross.arrays(), kit.partners)
+        self.state = new_walk(half.n, words, half.width, ncol, kit.partners.size)
         self.cap = FIRST_CAPACITY if cap_limit is None else min(FIRST_CAPACITY, cap_limit)
-        self.bits = np.zeros((self.cap, words), np.uint64)
-        self.seam = np.zeros((self.cap, self.seam_w), np.uint8)
-        self.cost = np.zeros(self.cap, np.uint8)
+        self.rec = Records(np.zeros((self.cap, words), np.uint64), np.zeros((self.cap, self.seam_w), np.uint8),
+                           np.zeros(self.cap, np.uint8))
         self.last_line = time.perf_counter()
 
     @property
     def nodes(self) -> int:
         return self.result.nodes if self.result is not None else self.state.nodes
+
+    def _grow(self) -> bool:
+        """Double the record buffer within the cap; False when it cannot grow."""
+        new_cap = 2 * self.cap if self.cap_limit is None else min(2 * self.cap, self.cap_limit)
+        if new_cap <= self.cap:
+            return False
+        grow = new_cap - self.cap
+        rec = self.rec
+        self.rec = Records(np.concatenate([rec.bits, np.zeros((grow, self.words), np.uint64)]),
+                           np.concatenate([rec.seam, np.zeros((grow, self.seam_w), np.uint8)]),
+                           np.concatenate([rec.cost, np.zeros(grow, np.uint8)]))
+        self.cap = new_cap
+        return True
 
     def step(self, quota: int = 1 << 62) -> HalfRun | None:
         """Walk up to `quota` more nodes; the result once the walk is over (or stopped), else None."""
@@ -121,8 +141,7 @@ class _HalfWalk:
                 return self.result
             if state.nodes >= goal:
                 return None
-            status = advance(self.half, self.order, self.lb, self.cross, self.partners, self.ncol, self.budget,
-                             state, self.bits, self.seam, self.cost, min(NODE_QUOTA, room, goal - state.nodes))
+            status = walk(*self.args, state, self.rec, self.budget, min(NODE_QUOTA, room, goal - state.nodes), -1)
             if status == DONE:
                 break
             if status == QUOTA:
@@ -131,33 +150,27 @@ class _HalfWalk:
                     self.progress.line(f"{self.label}: {state.nodes:,} nodes, {state.recorded:,} fillings")
                 continue
             assert status == FULL
-            new_cap = 2 * self.cap if self.cap_limit is None else min(2 * self.cap, self.cap_limit)
-            if new_cap <= self.cap:
+            if not self._grow():
                 self.result = HalfRun(state.recorded, state.nodes, state.pruned, None, "memory")
                 return self.result
-            grow = new_cap - self.cap
-            self.bits = np.concatenate([self.bits, np.zeros((grow, self.words), np.uint64)])
-            self.seam = np.concatenate([self.seam, np.zeros((grow, self.seam_w), np.uint8)])
-            self.cost = np.concatenate([self.cost, np.zeros(grow, np.uint8)])
-            self.cap = new_cap
         n = state.recorded
-        bits, seam, cost = self.bits[:n], self.seam[:n], self.cost[:n]
+        bits, seam, cost = self.rec.bits[:n], self.rec.seam[:n], self.rec.cost[:n]
         if self.half.turned and self.seam_w:
             seam = np.ascontiguousarray(seam[:, ::-1])  # read right to left: lines up with the upper half
-        self.bits = self.seam = self.cost = None
+        self.rec = None
         self.result = HalfRun(n, state.nodes, state.pruned, index(bits, seam, cost))
         return self.result
 
 
-def _replay(half: Half, order: tuple, lb: np.ndarray, cross, partners, ncol: int, words: int, budget: int,
-            leaf: int) -> list:
+def _replay(kit: Kit, ncol: int, words: int, budget: int, leaf: int) -> list:
     """The filling reached at leaf number `leaf` of the walk with this budget: [(r, c, piece, rot)]."""
+    half = kit.half
     if half.n == 0:
         return []
-    state = WalkState(half.n, words, half.width, ncol, partners.size)
-    empty = (np.zeros((0, words), np.uint64), np.zeros((0, half.width), np.uint8), np.zeros(0, np.uint8))
+    state = new_walk(half.n, words, half.width, ncol, kit.partners.size)
+    args = (half_arrays(half, kit.lb, ncol), kit.groups, kit.cross.arrays(), kit.partners)
     while True:
-        status = advance(half, order, lb, cross, partners, ncol, budget, state, *empty, NODE_QUOTA, leaf)
+        status = walk(*args, state, no_records(words, half.width), budget, NODE_QUOTA, leaf)
         if status == FOUND:
             break
         if status == DONE:  # pragma: no cover - the walk is deterministic
@@ -217,8 +230,7 @@ def _bound_tables(problem: BandProblem, upper_cost: int):
     """
     halves = [problem.upper] + ([problem.lower] if problem.lower is not None else [])
     ncol = problem.ncol
-    tables = [suffix_bounds(h.rows, h.width, ncol, h.cand_ptr, h.cand_u, h.cand_r, h.cand_d, h.cand_l,
-                            h.static) for h in halves]
+    tables = [suffix_bounds(grid_of(h, ncol), h.static) for h in halves]
     orders = [prepare(h, ncol) for h in halves]
     bounds = [start_bound(t) for t in tables]
     relaxed = sum(bounds)
@@ -243,6 +255,177 @@ def _join_round(runs: list, budget: int) -> dict:
     return out
 
 
+@dataclass
+class _Setup:
+    """What every round of one band's ratchet shares."""
+
+    problem: BandProblem
+    halves: list
+    tables: list  # suffix bound table per half
+    groups: list  # candidate orderings per half
+    crosses: list  # cross bound per half
+    relaxed: int  # the bound tables' value for the empty band
+    budget_mem: _Budget
+    fixed_bytes: int
+    no_partners: Partners
+    progress: Progress
+
+    def walk(self, k: int, b: int, cross: Cross, partners: Partners, cap: int | None,
+             node_limit: int | None) -> _HalfWalk:
+        kit = Kit(self.halves[k], self.groups[k], self.tables[k], cross, partners)
+        return _HalfWalk(kit, self.problem.ncol, self.problem.words, b, cap, node_limit, self.progress,
+                         f"b={b} {'upper' if k == 0 else 'lower'}")
+
+
+@dataclass
+class _Round:
+    """One budget's walks: the half runs, the cross bounds and partners they used, the nodes left after."""
+
+    rec: dict
+    runs: list
+    crosses: list
+    partners: list
+    nodes_left: int | None
+    records: int = 0
+    partner_records: int = 0  # memory of the partner lists, in records
+
+    def spend(self, n: int) -> None:
+        if self.nodes_left is not None:
+            self.nodes_left -= n
+
+    def add(self, k: int, run: HalfRun) -> HalfRun:
+        self.runs[k] = run
+        self.records += run.records
+        self.spend(run.nodes)
+        return run
+
+
+def _race(setup: _Setup, rnd: _Round, b: int) -> None:
+    """Both halves walk slice by slice; the first to finish builds its table, the other meets it."""
+    mem = setup.budget_mem
+    walks = {k: setup.walk(k, b, rnd.crosses[k], setup.no_partners, mem.capacity(rnd.records + rnd.partner_records),
+                           rnd.nodes_left) for k in (0, 1)}
+    first = None
+    while first is None:
+        for k in (0, 1):
+            if walks[k].step(RACE_SLICE) is not None:
+                first = k
+                break
+    done = rnd.add(first, walks[first].result)
+    other = 1 - first
+    probe = walks[other].nodes  # work spent on the other half before the race ended
+    rnd.spend(probe)
+    rnd.rec["race_nodes"] = probe
+    rnd.rec["first"] = "upper" if first == 0 else "lower"
+    if done.stop:
+        rnd.runs[other] = HalfRun(0, probe, 0, None, done.stop)
+        return
+    if done.records == 0:
+        rnd.runs[other] = HalfRun(0, 0, 0, done.entries)  # nothing to pair with: the round is over
+        rnd.rec["second_skipped"] = True
+        return
+    # the other half now knows what this one costs at least, and meets its actual table
+    low = int(done.entries["cost"].min())
+    if low > setup.crosses[other].other_min:
+        rnd.crosses[other] = replace(setup.crosses[other], other_min=low)
+    need = Partners.state_bytes(len(done.entries["cost"]), setup.problem.band.width)
+    cap = mem.capacity(rnd.records)
+    if cap is None or cap * mem.record_bytes >= need:
+        rnd.partners[other] = partners_for(done.entries, setup.halves[other].turned, setup.problem.words)
+        rnd.partner_records = -(-need // mem.record_bytes)
+    walk = setup.walk(other, b, rnd.crosses[other], rnd.partners[other],
+                      mem.capacity(rnd.records + rnd.partner_records), rnd.nodes_left)
+    rnd.add(other, walk.step())
+
+
+def _walk_round(setup: _Setup, b: int, proven: bool, nodes_left: int | None) -> _Round:
+    """Enumerate the halves for budget b (skipped below the bound, raced in a ratchet round, alone in a sweep)."""
+    n = len(setup.halves)
+    rec = {"budget": b, "phase": "sweep" if proven else "ratchet", "first": None, "race_nodes": 0,
+           "second_skipped": False}
+    rnd = _Round(rec, [None] * n, list(setup.crosses), [setup.no_partners] * n, nodes_left)
+    mem = setup.budget_mem
+    if b < setup.relaxed and not proven:
+        # the bound tables already exclude every completion this cheap: nothing to enumerate
+        empty = index(np.zeros((0, setup.problem.words), np.uint64),
+                      np.zeros((0, setup.problem.band.width), np.uint8), np.zeros(0, np.uint8))
+        rnd.runs = [HalfRun(0, 0, 0, empty) for _ in range(n)]
+    elif n == 1:
+        rnd.add(0, setup.walk(0, b, rnd.crosses[0], setup.no_partners, mem.capacity(rnd.records),
+                              rnd.nodes_left).step())
+    elif proven:  # a sweep measures both halves alone
+        for k in (0, 1):
+            run = rnd.add(k, setup.walk(k, b, rnd.crosses[k], setup.no_partners, mem.capacity(rnd.records),
+                                        rnd.nodes_left).step())
+            if run.stop:
+                break
+    else:
+        _race(setup, rnd, b)
+    rnd.runs = [r for r in rnd.runs if r is not None]
+    return rnd
+
+
+def _describe_round(setup: _Setup, rnd: _Round, proven: bool, t0: float, c0: float):
+    """Fill the round's record (counts, memory, join); returns (stop reason or None, best pair found or None)."""
+    rec, runs, b = rnd.rec, rnd.runs, rnd.rec["budget"]
+    for k, name in enumerate(("upper", "lower")):
+        run = runs[k] if k < len(runs) else None
+        rec[f"{name}_partials"] = None if run is None else run.records
+        rec[f"{name}_entries"] = None if run is None or run.entries is None else len(run.entries["cost"])
+        rec[f"{name}_nodes"] = None if run is None else run.nodes
+        rec[f"{name}_pruned"] = None if run is None else run.pruned
+    rec["pruned"] = sum(r.pruned for r in runs)
+    rec["table_bytes"] = setup.budget_mem.record_bytes * (rnd.records + rnd.partner_records) + setup.fixed_bytes
+    halted = next((r.stop for r in runs if r.stop), None)
+    found = None
+    if b < setup.relaxed and not proven:
+        rec.update(join_candidates=0, joins=0, found=False, status="bound")
+    elif halted:
+        rec.update(join_candidates=None, joins=None, found=False, status=halted)
+    elif proven:
+        rec.update(join_candidates=None, joins=None, found=None, status="sweep")
+    else:
+        j = _join_round(runs, b)
+        found = j["best"]
+        rec.update(join_candidates=j["candidates"], joins=j["joins"], found=found is not None,
+                   status="found" if found is not None else "none")
+    rec["time_s"] = time.perf_counter() - t0
+    rec["cpu_time_s"] = time.process_time() - c0
+    rec["peak_rss_bytes"] = peak_rss_bytes()
+    setup.progress.line(f"b={b}: upper {rec['upper_partials']} lower {rec['lower_partials']} "
+                        f"joins {rec['joins']} ({rec['status']}, {rec['time_s']:.2f} s, "
+                        f"peak {format_size(rec['peak_rss_bytes'])})")
+    return halted, found
+
+
+def _rebuild(setup: _Setup, rnd: _Round, found: tuple) -> Board:
+    """The board of the pair the join found: both halves replayed to their leaves, checked by the scorer."""
+    problem = setup.problem
+    total, leaf_u, leaf_l = found
+    b = rnd.rec["budget"]
+    board = problem.board.copy()
+    for k, half in enumerate(setup.halves):
+        kit = Kit(half, setup.groups[k], setup.tables[k], rnd.crosses[k], rnd.partners[k])
+        for r, c, p, rho in _replay(kit, problem.ncol, problem.words, b, leaf_u if k == 0 else leaf_l):
+            board.piece[r, c], board.rot[r, c] = p, rho
+    got = band_mismatches(problem.puzzle, board, problem.band)
+    if got != total:  # pragma: no cover - the kernels and the scorer must agree
+        raise RuntimeError(f"band re-scored {got} mismatches, the join said {total}")
+    return board
+
+
+def _setup(problem: BandProblem, memory_limit: int | None, progress: Progress, best: int, source: str) -> _Setup:
+    halves, tables, groups, crosses, relaxed = _bound_tables(problem, best)
+    fixed_bytes = sum(table_bytes(h.rows, h.width, problem.ncol) for h in halves) + sum(c.nbytes for c in crosses)
+    band = problem.band
+    progress.line(f"band rows {band.r0}:{band.r1} cols {band.c0}:{band.c1}, {len(problem.pieces)} pieces, "
+                  f"halves {problem.upper.rows}+{problem.lower.rows if problem.lower else 0} rows; "
+                  f"relaxed bound {relaxed}, {source} completion {best}")
+    return _Setup(problem, halves, tables, groups, crosses, relaxed,
+                  _Budget(memory_limit, fixed_bytes, _record_bytes(problem)), fixed_bytes,
+                  Partners.off(band.width, problem.words), progress)
+
+
 def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int | None = None,
           node_limit: int | None = None, sweep: int | None = None, progress: Progress | None = None) -> dict:
     """Run the budget ratchet on a band; the result dict of `puzzlelab edgematch mitm`.
@@ -262,146 +445,29 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
         best_board, source = greedy_fill(problem), "greedy"
     before = band_mismatches(puzzle, problem.incumbent, band) if problem.incumbent is not None else None
     best = band_mismatches(puzzle, best_board, band)
-    halves, tables, orders, crosses, relaxed = _bound_tables(problem, best)
-    fixed_bytes = sum(table_bytes(h.rows, h.width, problem.ncol) for h in halves) + sum(c.nbytes for c in crosses)
-    budget_mem = _Budget(memory_limit, fixed_bytes, _record_bytes(problem))
-    progress.line(f"band rows {band.r0}:{band.r1} cols {band.c0}:{band.c1}, {len(problem.pieces)} pieces, "
-                  f"halves {problem.upper.rows}+{problem.lower.rows if problem.lower else 0} rows; "
-                  f"relaxed bound {relaxed}, {source} completion {best}")
-
-    no_partners = Partners.off(band.width, problem.words)
-    round_cross: dict = {}
+    setup = _setup(problem, memory_limit, progress, best, source)
     rounds: list[dict] = []
     proven = False
-    lower_bound = relaxed  # every completion costs at least this much
+    lower_bound = setup.relaxed  # every completion costs at least this much
     stop = None
     nodes_left = node_limit
     b = 0
     last = best - 1 if max_budget is None else min(best - 1, max_budget)
     while b <= (sweep if proven and sweep is not None else (-1 if proven else last)):
-        t0 = time.perf_counter()
-        c0 = time.process_time()
-        rec = {"budget": b, "phase": "sweep" if proven else "ratchet", "first": None, "race_nodes": 0,
-               "second_skipped": False}
-        runs: list[HalfRun | None] = [None] * len(halves)
-        used_cross = list(crosses)
-        used_partners = [no_partners] * len(halves)
-        records = 0
-        partner_records = 0  # memory of the partner lists, in records
-        if b < relaxed and not proven:
-            # the bound tables already exclude every completion this cheap: nothing to enumerate
-            empty = index(np.zeros((0, problem.words), np.uint64), np.zeros((0, band.width), np.uint8),
-                          np.zeros(0, np.uint8))
-            runs = [HalfRun(0, 0, 0, empty) for _ in halves]
-        walks = {}
-
-        def walk_of(k, partners=None):
-            return _HalfWalk(halves[k], orders[k], tables[k], used_cross[k], partners or no_partners, problem.ncol,
-                             problem.words, b, budget_mem.capacity(records + partner_records), nodes_left, progress,
-                             f"b={b} {'upper' if k == 0 else 'lower'}")
-
-        def spend(n):
-            nonlocal nodes_left
-            if nodes_left is not None:
-                nodes_left -= n
-
-        if len(halves) == 1 and runs[0] is None:
-            runs[0] = walk_of(0).step()
-            records += runs[0].records
-            spend(runs[0].nodes)
-        elif runs[0] is None and proven:  # a sweep measures both halves alone
-            for k in (0, 1):
-                runs[k] = walk_of(k).step()
-                records += runs[k].records
-                spend(runs[k].nodes)
-                if runs[k].stop:
-                    break
-        elif runs[0] is None:
-            # race: both halves walk slice by slice; the first to finish builds its table first
-            walks = {0: walk_of(0), 1: walk_of(1)}
-            first = None
-            while first is None:
-                for k in (0, 1):
-                    if walks[k].step(RACE_SLICE) is not None:
-                        first = k
-                        break
-            done = walks[first].result
-            runs[first] = done
-            records += done.records
-            spend(done.nodes)
-            other = 1 - first
-            probe = walks[other].nodes  # work spent on the other half before the race ended
-            spend(probe)
-            rec["race_nodes"] = probe
-            rec["first"] = "upper" if first == 0 else "lower"
-            if not done.stop and done.records == 0:
-                runs[other] = HalfRun(0, 0, 0, done.entries)  # nothing to pair with: the round is over
-                rec["second_skipped"] = True
-            elif not done.stop:
-                # the other half now knows what this one costs at least, and meets its actual table
-                low = int(done.entries["cost"].min())
-                if low > crosses[other].other_min:
-                    used_cross[other] = replace(crosses[other], other_min=low)
-                need = Partners.state_bytes(len(done.entries["cost"]), band.width)
-                cap = budget_mem.capacity(records)
-                if cap is None or cap * budget_mem.record_bytes >= need:
-                    used_partners[other] = partners_for(done.entries, halves[other].turned, problem.words)
-                    partner_records = -(-need // budget_mem.record_bytes)
-                runs[other] = walk_of(other, used_partners[other]).step()
-                records += runs[other].records
-                spend(runs[other].nodes)
-            else:
-                runs[other] = HalfRun(0, probe, 0, None, done.stop)
-        round_cross[b] = (used_cross, used_partners)
-        runs = [r for r in runs if r is not None]
-        for k, name in enumerate(("upper", "lower")):
-            run = runs[k] if k < len(runs) else None
-            rec[f"{name}_partials"] = None if run is None else run.records
-            rec[f"{name}_entries"] = None if run is None or run.entries is None else len(run.entries["cost"])
-            rec[f"{name}_nodes"] = None if run is None else run.nodes
-            rec[f"{name}_pruned"] = None if run is None else run.pruned
-        rec["pruned"] = sum(r.pruned for r in runs)
-        rec["table_bytes"] = budget_mem.record_bytes * (records + partner_records) + fixed_bytes
-        halted = next((r.stop for r in runs if r.stop), None)
-        found = None
-        if b < relaxed and not proven:
-            rec.update(join_candidates=0, joins=0, found=False, status="bound")
-        elif halted:
-            rec.update(join_candidates=None, joins=None, found=False, status=halted)
-        elif proven:
-            rec.update(join_candidates=None, joins=None, found=None, status="sweep")
-        else:
-            j = _join_round(runs, b)
-            found = j["best"]
-            rec.update(join_candidates=j["candidates"], joins=j["joins"], found=found is not None,
-                       status="found" if found is not None else "none")
-        rec["time_s"] = time.perf_counter() - t0
-        rec["cpu_time_s"] = time.process_time() - c0
-        rec["peak_rss_bytes"] = peak_rss_bytes()
-        rounds.append(rec)
-        progress.line(f"b={b}: upper {rec['upper_partials']} lower {rec['lower_partials']} "
-                      f"joins {rec['joins']} ({rec['status']}, {rec['time_s']:.2f} s, "
-                      f"peak {format_size(rec['peak_rss_bytes'])})")
+        t0, c0 = time.perf_counter(), time.process_time()
+        rnd = _walk_round(setup, b, proven, nodes_left)
+        nodes_left = rnd.nodes_left
+        halted, found = _describe_round(setup, rnd, proven, t0, c0)
+        rounds.append(rnd.rec)
         if halted:
             if not proven:
                 stop = halted
                 lower_bound = max(lower_bound, b)
             break
         if found is not None:
-            total, leaf_u, leaf_l = found
-            board = problem.board.copy()
-            for k, half in enumerate(halves):
-                leaf = leaf_u if k == 0 else leaf_l
-                cross_b, partners_b = round_cross[b]
-                for r, c, p, rho in _replay(half, orders[k], tables[k], cross_b[k], partners_b[k], problem.ncol,
-                                            problem.words, b, leaf):
-                    board.piece[r, c], board.rot[r, c] = p, rho
-            got = band_mismatches(puzzle, board, band)
-            if got != total:  # pragma: no cover - the kernels and the scorer must agree
-                raise RuntimeError(f"band re-scored {got} mismatches, the join said {total}")
-            best_board, best, source = board, total, "mitm"
+            best_board, best, source = _rebuild(setup, rnd, found), found[0], "mitm"
             proven = True
-            lower_bound = total
+            lower_bound = best
         elif not proven:
             lower_bound = max(lower_bound, b + 1)
         b += 1
@@ -414,7 +480,7 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
         "proven": proven,
         "mismatches": best,
         "lower_bound": lower_bound,
-        "relaxed_bound": relaxed,
+        "relaxed_bound": setup.relaxed,
         "before": before,
         "source": source,
         "stopped_by": None if proven else stop,

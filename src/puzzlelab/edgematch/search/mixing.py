@@ -7,7 +7,8 @@ Python and in a kernel agree.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from ...lab.jit import inline_kernel
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -15,7 +16,7 @@ GOLD = np.uint64(0x9E3779B97F4A7C15)
 _MASK = (1 << 64) - 1
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def mix64(z):
     """splitmix64 finaliser (uint64 -> uint64)."""
     z = (z ^ (z >> np.uint64(30))) * _M1
