@@ -1,7 +1,7 @@
 """The pipeline on a real SLURM: `snakemake --profile profiles/slurm` against a single-node cluster on localhost.
 
 The test installs Debian's `slurm-wlm` and `munge` when they are missing, starts munged, slurmctld
-and slurmd in a private folder (tests/slurm_cluster.py), and runs config/test.yaml in a copy of the
+and slurmd in a private folder (tests/lab/slurm_cluster.py), and runs config/test.yaml in a copy of the
 workflow: first a run in which one job is cancelled with `scancel` while it runs, then the same
 command again, which must finish the reproduction without redoing finished work. It checks that
 every non-local job went through SLURM with the threads, memory and time limit of its rule, and
@@ -10,8 +10,10 @@ that the artifacts equal, byte for byte, those of a local run (`--cores 2`) of t
 The copies get one extra experiment, `slurm_probe` (rules written below), so that the test always
 has SLURM jobs to cancel and a determinism check to run as a job, whichever engines have landed.
 
-Needs root (it starts daemons and may install packages); skips otherwise, or fails instead of
-skipping when PUZZLELAB_REQUIRE_SLURM=1 (set by .ci/run, so CI cannot pass without running it).
+Runs only when asked: with PUZZLELAB_REQUIRE_SLURM=1 (set by .ci/run, so CI cannot pass without
+running it) it needs root, installs the packages when missing and starts the daemons, and fails
+instead of skipping when it cannot. Otherwise a user's `make test` changes nothing outside the
+repository: the test skips and says how to enable it.
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ import time
 from pathlib import Path
 
 import pytest
+from slurm_cluster import LocalSlurm, install_packages, missing_commands
 
 from conftest import REPO
-from slurm_cluster import LocalSlurm, install_packages, missing_commands
 
 pytestmark = pytest.mark.slurm
 
@@ -41,7 +43,7 @@ RUN_TIMEOUT = 1500  # seconds; a hung run fails the test instead of hanging CI
 PROBE_N = [3, 20, 40]
 
 PROBE_RULES = f"""\
-# Written by tests/test_slurm.py into its copies of the workflow: a tiny experiment whose jobs
+# Written by tests/lab/test_lab_slurm.py into its copies of the workflow: a tiny experiment whose jobs
 # always go through SLURM, whatever engines the pipeline has. Each job writes its SLURM job id
 # into its log, and the solve jobs sleep a few seconds so that one can be cancelled while running.
 
@@ -120,6 +122,9 @@ def _unavailable(reason: str):
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
     """A running single-node SLURM; every daemon it started is stopped afterwards, even on failure."""
+    if os.environ.get("PUZZLELAB_REQUIRE_SLURM") != "1":
+        pytest.skip("the SLURM test installs Debian's slurm-wlm and munge and starts daemons as root; "
+                    "run it with PUZZLELAB_REQUIRE_SLURM=1 make test (as .ci/run does)")
     if os.name != "posix" or os.geteuid() != 0:
         _unavailable("the SLURM test needs root: it starts munged, slurmctld and slurmd "
                      "(and installs Debian's slurm-wlm and munge when missing)")
@@ -322,7 +327,8 @@ def effective_config(workdir: Path) -> dict:
 
 
 def test_cancelled_job_fails_the_first_run(slurm_run):
-    assert slurm_run.victim is not None, "no probe job was seen running: nothing was cancelled\n" + slurm_run.first.stdout[-4000:]
+    assert slurm_run.victim is not None, (
+        "no probe job was seen running: nothing was cancelled\n" + slurm_run.first.stdout[-4000:])
     assert slurm_run.first.returncode != 0, slurm_run.first.stdout[-4000:]
     assert f"SLURM-job '{slurm_run.victim['id']}' failed, SLURM status is: 'CANCELLED'" in slurm_run.first.stdout
     # the cancelled job's output was not left behind, half-written or whole
@@ -440,7 +446,8 @@ def test_artifacts_equal_a_local_run(slurm_run, local_run):
     output = slurm_run.first.stdout + slurm_run.second.stdout
     artifacts = sorted({path for path, rule in cluster_outputs(output).items()
                         if ".timing." not in Path(path).name and not path.startswith("results/logs/")})
-    assert {f"results/slurm_probe/{n}.out" for n in PROBE_N} | {"results/determinism/slurm_probe.json"} <= set(artifacts)
+    expected = {f"results/slurm_probe/{n}.out" for n in PROBE_N} | {"results/determinism/slurm_probe.json"}
+    assert expected <= set(artifacts)
     missing = [p for p in artifacts if not (local_run / p).is_file() or not (slurm_run.workdir / p).is_file()]
     assert not missing, f"missing from one of the runs: {missing}"
     different = [p for p in artifacts if (slurm_run.workdir / p).read_bytes() != (local_run / p).read_bytes()]
