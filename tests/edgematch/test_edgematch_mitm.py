@@ -320,7 +320,7 @@ def test_cli_solves_and_writes(files, run_cli):
     (["--band", "5:4"], "empty"),
     (["--band", "x"], "START:STOP"),
     (["--band", "4:6", "--max-budget", "-1"], "--max-budget"),
-    (["--band", "4:6", "--memory-limit", "lots"], "cannot read size"),
+    (["--band", "4:6", "--memory-budget", "lots"], "cannot read size"),
     (["--band", "4:6", "--split", "2"], "--split"),
 ])
 def test_cli_bad_arguments(files, run_cli, args, message):

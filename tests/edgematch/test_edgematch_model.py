@@ -230,8 +230,8 @@ def test_hints_file_round_trip_and_resolution(tmp_path):
 
 def test_cli_generate_score_show(tmp_path, run_cli):
     puz, sol, hints = tmp_path / "p.txt", tmp_path / "s.json", tmp_path / "h.txt"
-    code, out, err = run_cli("edgematch", "generate", "--size", "6", "--seed", "7", "--out", puz,
-                             "--solution", sol, "--hints-out", hints)
+    code, out, err = run_cli("edgematch", "generate", "--size", "6", "--seed", "7", "--puzzle-out", puz,
+                             "--solution-out", sol, "--hints-out", hints)
     assert code == 0, err
     code, out, err = run_cli("edgematch", "score", puz, sol, "--hints", "all", "--hints-file", hints, "--json")
     assert code == 0, err

@@ -196,7 +196,7 @@ def test_cli_beam_bytes_identical_and_checked(g8, tmp_path, run_cli):
     code, out, err = run_cli("edgematch", "score", path, tmp_path / "a.json", "--hints", "all", "--hints-file", hints,
                              "--json")
     assert json.loads(out)["score"] == rec["score"] and json.loads(out)["valid"]
-    code, out, err = run_cli("edgematch", "sweep", path, "--algo", "dfs", "--seeds", "0-1", "--nodes", "2000",
+    code, out, err = run_cli("edgematch", "sweep", path, "--algo", "dfs", "--seeds", "0-1", "--node-limit", "2000",
                              "--out", tmp_path / "s.json")
     assert code == 0, err
     runs = json.loads((tmp_path / "s.json").read_text())["runs"]

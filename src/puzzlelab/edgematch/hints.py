@@ -4,7 +4,7 @@ A hint is (row, col, piece, rot) with 0-based row/col from the top-left, 0-based
 and `rot` in the puzzle's rotation convention. A hints file has one hint per line,
 ``ROW COL PIECE ROT`` (row and column from 0, PIECE 1-based as in the puzzle file), ``#`` comments;
 the first hint is the *start* hint, the rest are clues. `--hints none|start|all` picks none, the
-first, or all of them.
+first, or all of them. A file with no hint (comments only) stands for a puzzle without hints.
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ def write_hints(path: str | Path, hints: list[Hint]) -> None:
 
 
 def load_hints(path: str | Path) -> list[Hint]:
+    """The hints of a hints file, in file order (none for a file of comments only)."""
     hints = []
     for number, raw in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
         tokens = raw.split("#", 1)[0].split()
@@ -97,8 +98,6 @@ def load_hints(path: str | Path) -> list[Hint]:
         if not 0 <= rot <= 3:
             raise InputError(f"rotation must be 0..3, found {rot}", path, number)
         hints.append((number, Hint(r, c, p - 1, rot)))
-    if not hints:
-        raise InputError("no hint in the file", path, None)
     cells, pieces = set(), set()
     for number, h in hints:
         if (h.row, h.col) in cells:
@@ -133,6 +132,8 @@ def resolve_hints(puzzle: Puzzle, mode: str, hints_file: str | Path | None = Non
         return []
     if hints_file is not None:
         hints = load_hints(hints_file)
+        if not hints:
+            raise InputError(f"--hints {mode}: the hints file holds no hint", hints_file)
         check_hints_fit(puzzle, hints, hints_file)
     elif is_official(puzzle):
         hints = official_hints()

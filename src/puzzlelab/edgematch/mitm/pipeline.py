@@ -1,45 +1,36 @@
 """Job tables for rules/mitm.smk: instances, beam boards and one solve job per band.
 
-A job is one `puzzlelab edgematch mitm` run; its id is ``<instance>/<source>_r<rows>[_w<width>]``
-(source: ``planted`` = the rest of the board from the planted solution, band cleared; ``beam`` =
-a beam board, band as the beam left it) and its output ``results/<experiment>/runs/<id>.json``.
+A job is one `puzzlelab edgematch mitm` run; its id is ``<instance>/planted_r<rows>`` (the rest of
+the board from the planted solution, band cleared) or ``<instance>/beam_<variant>`` (a beam board,
+band as the beam left it; variant ``r<rows>``, ``s<seed>_r<rows>`` or ``r<rows>_w<width>``). The
+two kinds are run by two rules; every option of a job is a field of its table entry.
 """
 
 from __future__ import annotations
 
-import re
-
-from ..pipeline import instance_files
+from .. import pipeline as instances_pipeline
 
 EXPERIMENTS = ("mitm_bench", "mitm_vs_beam", "mitm_wall")
 CATEGORY = "Meet in the middle"
-
-# Instances from the shared corpora: (file, size, hint arguments).
-CORPUS = {
-    "official": (("e2", "e2pieces.txt"), 16, "--hints start"),
-    "brendan16": (("e2", "brendan_set1_pieces_16x16.txt"), 16, "--hints none"),
-}
-
-JOB = re.compile(r"^(?P<instance>[^/]+)/(?P<source>planted|beam)(?:_s(?P<seed>\d+))?_r(?P<rows>\d+)"
-                 r"(?:_w(?P<width>\d+))?$")
+# The hints a job enforces: all of a generated instance's (start piece and four clues), the official
+# set's start piece, none on Brendan's set.
+CORPUS_HINTS = {"official": "start", "brendan16": "none"}
 
 
 def instances(config: dict, have_corpora: bool, corpus_path, files: dict) -> dict:
-    """name -> {"puzzle", "size", "hints" (CLI arguments), "hints_file", "solution", "generated"}.
+    """name -> {"puzzle", "size", "hints" (mode), "hints_file", "generated" (bool)}.
 
-    `files`: the output patterns of the instance rule (puzzle, hints, solution), for generated instances.
+    `files`: the output patterns of the instance rules, {"generated": {...}, "corpus": {...}}.
     """
     out = {}
     for name, spec in sorted((config.get("mitm_instances") or {}).items()):
-        made = instance_files(files, name)
-        out[name] = {"puzzle": made["puzzle"], "size": int(spec["size"]), "hints_file": made["hints"],
-                     "hints": f"--hints all --hints-file {made['hints']}", "solution": made["solution"],
-                     "generated": spec}
-    for name, (parts, size, hints) in CORPUS.items():
-        path = corpus_path(*parts)
-        if have_corpora and path.exists():
-            out[name] = {"puzzle": str(path), "size": size, "hints_file": None, "hints": hints, "solution": None,
-                         "generated": None}
+        made = instances_pipeline.instance_files(files["generated"], name)
+        out[name] = {"puzzle": made["puzzle"], "size": int(spec["size"]), "hints": "all", "hints_file": made["hints"],
+                     "generated": True}
+    for name, info in instances_pipeline.corpus(have_corpora, corpus_path).items():
+        out[name] = {"puzzle": info["puzzle"], "size": info["size"], "hints": CORPUS_HINTS[name],
+                     "hints_file": instances_pipeline.instance_files(files["corpus"], name)["hints"],
+                     "generated": False}
     return out
 
 
@@ -49,22 +40,14 @@ def missing(config: dict, insts: dict) -> list[tuple[str, str]]:
             if name not in insts]
 
 
-def beam_board(inst: str, width: int, seed: int) -> str:
-    return f"results/mitm/beam/{inst}_w{width}_s{seed}.json"
-
-
-BEAM = re.compile(r"^(?P<instance>.+)_w(?P<width>\d+)_s(?P<seed>\d+)$")
-
-
-def _common(cfg: dict) -> str:
-    args = f"--memory-limit {cfg.get('memory_limit', '4G')}"
-    if cfg.get("node_limit"):
-        args += f" --node-limit {int(cfg['node_limit'])}"
-    return args
+def _job(inst: str, info: dict, cfg: dict, rows: int, width: int, **fields) -> dict:
+    n = info["size"]
+    return {"instance": inst, "hints": info["hints"], "band": f"{n - rows}:{n}", "cols": f"0:{width}",
+            "memory_budget": cfg.get("memory_budget", "4G"), "node_limit": int(cfg["node_limit"]), **fields}
 
 
 def jobs(config: dict, insts: dict) -> dict:
-    """experiment -> {job id: {"instance", "board", "args"}} (args: everything but puzzle, board, outputs)."""
+    """experiment -> {job id: job fields}. A planted job has `sweep`; a beam job `beam` = (width, seed)."""
     table: dict = {}
     for exp in EXPERIMENTS:
         cfg = config.get(exp) or {}
@@ -73,85 +56,66 @@ def jobs(config: dict, insts: dict) -> dict:
         for inst in names:
             info = insts[inst]
             n = info["size"]
-            common = f"{info['hints']} {_common(cfg)}"
             if exp == "mitm_bench":
+                beam = (int(cfg.get("beam_width", 1024)), int(cfg.get("beam_seed", 0)))
                 for rows in cfg.get("bands", [2, 3, 4]):
-                    band = f"--band={n - rows}:{n}"
-                    if info["solution"]:
-                        sweep = f" --sweep {int(cfg['sweep'])}" if cfg.get("sweep") is not None else ""
-                        table[exp][f"{inst}/planted_r{rows}"] = {
-                            "instance": inst, "board": info["solution"],
-                            "args": f"{band} --clear-band{sweep} {common}"}
-                    board = beam_board(inst, int(cfg.get("beam_width", 1024)), int(cfg.get("beam_seed", 0)))
-                    table[exp][f"{inst}/beam_r{rows}"] = {"instance": inst, "board": board, "args": f"{band} {common}"}
+                    if info["generated"]:
+                        table[exp][f"{inst}/planted_r{rows}"] = _job(inst, info, cfg, rows, n,
+                                                                     sweep=int(cfg.get("sweep", 0)))
+                    table[exp][f"{inst}/beam_r{rows}"] = _job(inst, info, cfg, rows, n, beam=beam)
             elif exp == "mitm_vs_beam":
                 rows = int(cfg.get("rows", 2))
                 for seed in cfg.get("beam_seeds", [0]):
-                    board = beam_board(inst, int(cfg.get("beam_width", 4096)), int(seed))
-                    table[exp][f"{inst}/beam_s{seed}_r{rows}"] = {
-                        "instance": inst, "board": board, "args": f"--band={n - rows}:{n} {common}"}
+                    table[exp][f"{inst}/beam_s{seed}_r{rows}"] = _job(
+                        inst, info, cfg, rows, n, beam=(int(cfg.get("beam_width", 4096)), int(seed)))
             else:  # mitm_wall
-                board = beam_board(inst, int(cfg.get("beam_width", 4096)), int(cfg.get("beam_seed", 0)))
+                beam = (int(cfg.get("beam_width", 4096)), int(cfg.get("beam_seed", 0)))
                 for rows in cfg.get("rows", [2, 3, 4]):
                     for width in cfg.get("widths", [4, 8, 12, 16]):
-                        if width > n:
-                            continue
-                        table[exp][f"{inst}/beam_r{rows}_w{width}"] = {
-                            "instance": inst, "board": board,
-                            "args": f"--band={n - rows}:{n} --cols 0:{width} {common}"}
+                        if width <= n:
+                            table[exp][f"{inst}/beam_r{rows}_w{width}"] = _job(inst, info, cfg, rows, width,
+                                                                               beam=beam)
     return table
 
 
 def all_jobs(table: dict) -> dict:
+    """'<experiment>/<job id>' -> job, for the rules' input functions and params."""
     return {f"{exp}/{j}": job for exp, t in table.items() for j, job in t.items()}
 
 
-def beam_specs(config: dict, table: dict) -> dict:
-    """Beam boards the jobs read: board path -> (instance, width, seed)."""
-    out = {}
-    for t in table.values():
-        for job in t.values():
-            m = BEAM.match(job["board"].rsplit("/", 1)[-1].removesuffix(".json"))
-            if job["board"].startswith("results/mitm/beam/") and m:
-                out[job["board"]] = (m["instance"], int(m["width"]), int(m["seed"]))
+def job_files(table: dict, exp: str, patterns: dict) -> list[str]:
+    """An experiment's job files in job-id order: planted jobs' from patterns["planted"], beam-board jobs'
+    from patterns["beam"] (the rules' output patterns; wildcards mitm_exp, mitm_inst, mitm_rows / mitm_variant)."""
+    out = []
+    for j, job in sorted(table.get(exp, {}).items()):
+        inst, kind = j.split("/", 1)
+        if "sweep" in job:
+            out.append(str(patterns["planted"]).format(mitm_exp=exp, mitm_inst=inst, mitm_rows=kind.rsplit("_r", 1)[1]))
+        else:
+            out.append(str(patterns["beam"]).format(mitm_exp=exp, mitm_inst=inst, mitm_variant=kind.split("_", 1)[1]))
     return out
 
 
 def instance_input(insts: dict, name: str) -> dict:
-    """The files of an instance a rule reads: the puzzle and, for generated ones, the hints."""
+    """The files of an instance a rule reads: the puzzle and its hints file."""
     info = insts[name]
-    out = {"puzzle": info["puzzle"]}
-    if info["hints_file"]:
-        out["hints"] = info["hints_file"]
-    return out
+    return {"puzzle": info["puzzle"], "hints": info["hints_file"]}
 
 
-def job_input(insts: dict, job: dict) -> dict:
-    return {**instance_input(insts, job["instance"]), "board": job["board"]}
+def board_input(job: dict, patterns: dict) -> str:
+    """The board a job re-solves: the instance's planted solution, or its beam board (the rules' patterns)."""
+    if "beam" in job:
+        width, seed = job["beam"]
+        return str(patterns["beam"]).format(em_name=job["instance"], beam_width=width, beam_seed=seed)
+    return instances_pipeline.instance_files({"solution": patterns["solution"]}, job["instance"])["solution"]
 
 
-def run_files(exp: str, table: dict) -> list[str]:
-    return [f"results/{exp}/runs/{j}.json" for j in sorted(table.get(exp, {}))]
+def param(all_table: dict, kind: str, key: str):
+    """A rule's params function: the field `key` of the job named by the wildcards."""
+    if kind == "planted":
+        return lambda wc: all_table[f"{wc.mitm_exp}/{wc.mitm_inst}/planted_r{wc.mitm_rows}"][key]
+    return lambda wc: all_table[f"{wc.mitm_exp}/{wc.mitm_inst}/beam_{wc.mitm_variant}"][key]
 
 
-def timing_files(exp: str, table: dict) -> list[str]:
-    return [f"results/{exp}/runs/{j}.timing.json" for j in sorted(table.get(exp, {}))]
-
-
-def report_targets(exp: str) -> list[str]:
-    base = f"results/{exp}/{exp}"
-    return [f"{base}.html", f"{base}_rounds.html", f"{base}.svg", f"{base}_memory.svg"]
-
-
-def parse_job(label: str) -> dict:
-    """The fields of a job id (instance, source, seed, rows, width)."""
-    m = JOB.match(label)
-    if not m:
-        return {"instance": label, "source": "", "seed": None, "rows": None, "width": None}
-    d = m.groupdict()
-    return {"instance": d["instance"], "source": d["source"], "seed": None if d["seed"] is None else int(d["seed"]),
-            "rows": int(d["rows"]), "width": None if d["width"] is None else int(d["width"])}
-
-
-__all__ = ["EXPERIMENTS", "CATEGORY", "instances", "missing", "jobs", "all_jobs", "beam_specs", "beam_board",
-           "instance_input", "job_input", "run_files", "timing_files", "report_targets", "parse_job"]
+__all__ = ["EXPERIMENTS", "CATEGORY", "instances", "missing", "jobs", "all_jobs", "job_files",
+           "instance_input", "board_input", "param"]

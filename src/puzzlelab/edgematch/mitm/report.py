@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -12,10 +13,22 @@ from ...lab.errors import InputError
 from ...lab.plots import figure, save
 from ...lab.sizes import parse_size
 from ...lab.tables import write_table
-from .pipeline import parse_job
 
+# A job's label is its id (rules/mitm.smk): <instance>/planted_r<rows> or <instance>/beam[_s<seed>]_r<rows>[_w<width>].
+JOB = re.compile(r"^(?P<instance>[^/]+)/(?P<source>planted|beam)(?:_s(?P<seed>\d+))?_r(?P<rows>\d+)"
+                 r"(?:_w(?P<width>\d+))?$")
 ARTICLE_GROWTH = 20  # partials per half per extra mismatch, as the article measured on its 10x10 testbed
 MIB = 1 << 20
+
+
+def parse_job(label: str) -> dict:
+    """The fields of a job id (instance, source, seed, rows, width)."""
+    m = JOB.match(label)
+    if not m:
+        return {"instance": label, "source": "", "seed": None, "rows": None, "width": None}
+    d = m.groupdict()
+    return {"instance": d["instance"], "source": d["source"], "seed": None if d["seed"] is None else int(d["seed"]),
+            "rows": int(d["rows"]), "width": None if d["width"] is None else int(d["width"])}
 
 
 def load(runs: list[str], timings: list[str]) -> list[dict]:
@@ -307,29 +320,35 @@ def figure_wall_memory(df: pd.DataFrame, path: str, limit: int | None) -> None:
 
 
 def report(args) -> None:
+    """`edgematch report mitm_*`: summary table and figure, per-round table and memory figure."""
+    for option, path in (("--svg", args.svg), ("--rounds-csv", args.rounds_csv), ("--rounds-html", args.rounds_html),
+                         ("--memory-svg", args.memory_svg)):
+        if not path:
+            raise InputError(f"report {args.table} needs {option} FILE")
     for option, path in (("--svg", args.svg), ("--memory-svg", args.memory_svg)):
         if not str(path).lower().endswith(".svg"):
             raise InputError(f"{option} {path}: the figures are SVG files (name ending in .svg)")
     records = load(args.runs, args.timings)
-    limit = parse_size(args.memory_limit) if args.memory_limit else None
+    limit = parse_size(args.memory_budget) if args.memory_budget else None
     rounds = rounds_table(records)
+    experiment = args.table
     title = {"mitm_bench": "10x10 testbed", "mitm_vs_beam": "16x16 beam boards", "mitm_wall": "bands up to the wall"}
-    if args.experiment == "mitm_bench":
+    if experiment == "mitm_bench":
         df, note = bench(records)
         figure_growth(records, args.svg, "Partials per half against the mismatch budget")
-    elif args.experiment == "mitm_vs_beam":
+    elif experiment == "mitm_vs_beam":
         df, note = vs_beam(records)
         figure_vs_beam(df, args.svg)
     else:
         df, note = wall(records)
         figure_wall(df, args.svg)
-    write_table(df, args.csv, args.html, title=f"{args.experiment}: {title[args.experiment]}", note=note)
-    write_table(rounds, args.rounds_csv, args.rounds_html, title=f"{args.experiment}: round by round",
+    write_table(df, args.csv, args.html, title=f"{experiment}: {title[experiment]}", note=note)
+    write_table(rounds, args.rounds_csv, args.rounds_html, title=f"{experiment}: round by round",
                 note="One row per budget b of each job (volatile columns: time, cpu, peak RSS).")
-    if args.experiment == "mitm_wall":
+    if experiment == "mitm_wall":
         figure_wall_memory(df, args.memory_svg, limit)
     else:
-        figure_memory(records, args.memory_svg, limit, f"Memory per budget: {title[args.experiment]}")
+        figure_memory(records, args.memory_svg, limit, f"Memory per budget: {title[experiment]}")
 
 
-__all__ = ["report", "load", "growth", "independent", "bench", "vs_beam", "wall", "rounds_table"]
+__all__ = ["report", "parse_job", "load", "growth", "independent", "bench", "vs_beam", "wall", "rounds_table"]

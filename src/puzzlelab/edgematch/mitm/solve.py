@@ -7,7 +7,7 @@ optimal: every earlier round enumerated, completely, every completion that could
 lower. A completion already in hand (the band as given, or a greedy fill) caps the ratchet: when
 every round below its cost comes back empty, that completion is the proven optimum.
 
-`--max-budget` and `--memory-limit` stop the ratchet early; the result then carries the best
+`--max-budget`, `--memory-budget` and `--node-limit` stop the ratchet early; the result then carries the best
 completion in hand, labelled not proven, and the lower bound the finished rounds establish.
 """
 

@@ -159,7 +159,7 @@ class SearchResult:
 def run_search(tables: Tables, nodes: int, tolerance: int, seed: int = 0, max_disc: int = -1) -> SearchResult:
     """One backtracking run (DFS when max_disc < 0); the deepest board reached."""
     if nodes < 1:
-        raise InputError(f"--nodes must be at least 1, not {nodes}")
+        raise InputError(f"--node-limit must be at least 1, not {nodes}")
     if tolerance < 0:
         raise InputError(f"--tolerance must be 0 or more, not {tolerance}")
     start = time.perf_counter()
