@@ -119,7 +119,8 @@ def _score(args) -> int:
 
     puzzle = open_puzzle(args)
     hints = open_hints(args, puzzle)
-    boards = [load_board(args.board, args.name)] if args.name else load_boards(args.board)
+    n = puzzle.n_pieces
+    boards = [load_board(args.board, args.name, n)] if args.name else load_boards(args.board, n)
     rows = []
     for b in boards:
         rec = {"name": b.name, **check_board(puzzle, b, hints, args.board).as_dict()}
@@ -141,7 +142,7 @@ def _show(args) -> int:
 
     puzzle = open_puzzle(args)
     hints = open_hints(args, puzzle)
-    board = load_board(args.board, args.name)
+    board = load_board(args.board, args.name, puzzle.n_pieces)
     check = check_board(puzzle, board, hints, args.board)
     if not (args.png or args.svg or args.text):
         raise InputError("nothing to do: give --png FILE, --svg FILE or --text")

@@ -67,7 +67,7 @@ def _mitm(args) -> int:
 
     puzzle = open_puzzle(args)
     hints = open_hints(args, puzzle)
-    board = load_board(args.board, args.board_name)
+    board = load_board(args.board, args.board_name, puzzle.n_pieces)
     check_fits(puzzle, board, args.board)
     band = parse_band(args.band, args.cols, puzzle)
     limit = parse_size(args.memory_budget)

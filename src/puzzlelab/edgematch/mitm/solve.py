@@ -414,6 +414,19 @@ def _rebuild(setup: _Setup, rnd: _Round, found: tuple) -> Board:
     return board
 
 
+def _check_tables_fit(problem: BandProblem, memory_limit: int | None) -> None:
+    """The halves' bound tables must fit in the memory budget before they are built."""
+    if memory_limit is None:
+        return
+    halves = [problem.upper] + ([problem.lower] if problem.lower is not None else [])
+    need = sum(table_bytes(h.rows, h.width, problem.ncol) for h in halves)
+    if need > max(0, memory_limit - BASE_ALLOWANCE):
+        band = problem.band
+        raise InputError(f"band rows {band.r0}:{band.r1} cols {band.c0}:{band.c1}: the bound tables of its halves "
+                         f"({'+'.join(str(h.rows) for h in halves)} rows) need {format_size(need)}, more than the "
+                         f"memory budget {format_size(memory_limit)} allows; try a smaller band or --split")
+
+
 def _setup(problem: BandProblem, memory_limit: int | None, progress: Progress, best: int, source: str) -> _Setup:
     halves, tables, groups, crosses, relaxed = _bound_tables(problem, best)
     fixed_bytes = sum(table_bytes(h.rows, h.width, problem.ncol) for h in halves) + sum(c.nbytes for c in crosses)
@@ -445,6 +458,7 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
         best_board, source = greedy_fill(problem), "greedy"
     before = band_mismatches(puzzle, problem.incumbent, band) if problem.incumbent is not None else None
     best = band_mismatches(puzzle, best_board, band)
+    _check_tables_fit(problem, memory_limit)
     setup = _setup(problem, memory_limit, progress, best, source)
     rounds: list[dict] = []
     proven = False

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...lab.errors import InputError
+from ...lab.errors import InputError, quote
 from ...lab.jit import allocating_kernel, inline_kernel, kernel
 from ...lab.progress import Progress
 from ..board import Board
@@ -477,7 +477,29 @@ def _check_options(width: int, tie_window: int, temperature: float, dedup: str) 
     if temperature < 0:
         raise InputError(f"--temperature must be 0 or more, not {temperature}")
     if dedup not in DEDUP_MODES:
-        raise InputError(f"--dedup must be one of {', '.join(DEDUP_MODES)}, not {dedup!r}")
+        raise InputError(f"--dedup must be one of {', '.join(DEDUP_MODES)}, not {quote(dedup)}")
+
+
+MAX_WIDTH = 1 << 22
+
+
+def state_bytes(tables: Tables, width: int) -> int:
+    """Memory of a beam's two state buffers and count table at this width (children lists come on top)."""
+    D = max(len(tables.order), 1)
+    words = (tables.n_pieces + 63) // 64
+    per_state = 2 * D + 8 * words + 4 + 4 * tables.cands.nfit.shape[1] + 16
+    return width * (2 * per_state + 40)
+
+
+def check_width(tables: Tables, width: int, memory_budget: int | None) -> None:
+    """The width must be sane, and the beam's states must fit in the memory budget, before any allocation."""
+    if width > MAX_WIDTH:
+        raise InputError(f"--width {width} is more than the {MAX_WIDTH} this engine allows")
+    if memory_budget is not None and state_bytes(tables, width) > memory_budget:
+        from ...lab.sizes import format_size
+
+        raise InputError(f"--width {width}: the beam's states need {format_size(state_bytes(tables, width))}, more "
+                         f"than the memory budget {format_size(memory_budget)}")
 
 
 def _states(tables: Tables, width: int) -> States:
@@ -490,9 +512,11 @@ def _states(tables: Tables, width: int) -> States:
 
 
 def beam_search(puzzle: Puzzle, tables: Tables, width: int, seed: int = 0, tie_window: int = 0,
-                temperature: float = 0.0, dedup: str = "none", progress: bool = True) -> BeamResult:
+                temperature: float = 0.0, dedup: str = "none", progress: bool = True,
+                memory_budget: int | None = None) -> BeamResult:
     """Run the beam to a full board and return the best board of the last beam."""
     _check_options(width, tie_window, temperature, dedup)
+    check_width(tables, width, memory_budget)
     start = time.perf_counter()
     D = len(tables.order)
     keys = Keys(seed_hash(seed), zobrist((tables.n_pieces,), 1), zobrist((tables.rows * tables.cols, 4,

@@ -11,10 +11,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from ...lab.cli_support import add_node_limit_arg, add_output_args, add_seed_arg, positive_int
-from ...lab.errors import InputError
+from ...lab.cli_support import add_memory_budget_arg, add_node_limit_arg, add_output_args, add_seed_arg, positive_int
+from ...lab.errors import InputError, quote
 from ..options import add_puzzle_args, open_hints, open_puzzle
 
+MAX_SEEDS = 100_000  # seeds of one sweep
 # The tables of `puzzlelab edgematch report` this package draws.
 REPORTS = {
     "beam_width": "score and time per board against the beam width",
@@ -36,6 +37,7 @@ def _order_args(p):
 
 def _beam_args(p):
     p.add_argument("--width", type=positive_int, default=1024, help="beam width W (default: 1024)")
+    add_memory_budget_arg(p, help="the beam's states must fit in this (e.g. 512M, 8G; default 4G)")
     p.add_argument("--tie-window", type=int, default=0, help="treat scores within k of the cut as equal (default: 0)")
     p.add_argument("--temperature", type=float, default=0.0, help="Gumbel noise scale added to scores (default: 0)")
     p.add_argument("--dedup", choices=("none", "pieces", "path"), default="none",
@@ -55,11 +57,14 @@ def parse_seeds(text: str) -> list[int]:
     try:
         for part in text.split(","):
             a, sep, b = part.partition("-")
-            seeds += list(range(int(a), int(b) + 1)) if sep else [int(a)]
+            lo, hi = (int(a), int(b)) if sep else (int(a), int(a))
+            if hi - lo + 1 + len(seeds) > MAX_SEEDS:
+                raise argparse.ArgumentTypeError(f"at most {MAX_SEEDS} seeds per sweep, not {quote(text)}")
+            seeds += list(range(lo, hi + 1))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"seeds are like 0-7 or 1,4,9, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"seeds are like 0-7 or 1,4,9, not {quote(text)}") from None
     if not seeds:
-        raise argparse.ArgumentTypeError("no seed given")
+        raise argparse.ArgumentTypeError(f"no seed given in {quote(text)}")
     return seeds
 
 
@@ -118,10 +123,11 @@ def run_one(args, puzzle, hints, tables, algo: str, seed: int) -> dict:
 
     cpu0 = time.process_time()
     if algo == "beam":
+        from ...lab.sizes import parse_size
         from .beam import beam_search
 
         res = beam_search(puzzle, tables, args.width, seed=seed, tie_window=args.tie_window,
-                          temperature=args.temperature, dedup=args.dedup)
+                          temperature=args.temperature, dedup=args.dedup, memory_budget=parse_size(args.memory_budget))
         extra = {"width": args.width, "tie_window": args.tie_window, "temperature": args.temperature,
                  "dedup": args.dedup, "survivors": res.survivors}
     else:

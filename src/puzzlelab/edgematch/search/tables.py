@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ...lab.errors import InputError
+from ...lab.errors import InputError, quote
 from ..board import Board
 from ..hints import Hint
 from ..puzzle import Puzzle
@@ -65,7 +65,7 @@ def visiting_order(rows: int, cols: int, order: str, spine: int | None = None, t
         for c0 in range(0, cols, tooth):
             out += [(r, c) for r in range(h, rows) for c in range(c0, min(cols, c0 + tooth))]
         return out
-    raise InputError(f"unknown order {order!r} (expected one of {', '.join(ORDERS)})")
+    raise InputError(f"unknown order {quote(order)} (expected one of {', '.join(ORDERS)})")
 
 
 class Cands(NamedTuple):
