@@ -18,39 +18,46 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from ..lab.errors import InputError
-from .beam import _board_of, mix64, seed_hash
-from .candidates import fitting, matching_all, matching_sides
-from .candidates import neighbours as _neighbours
-from .board import Board
-from .tables import Tables
+from ...lab.errors import InputError
+from ...lab.jit import allocating_kernel, kernel
+from ..board import Board
+from .candidates import Out, fitting, matching_all, matching_sides, neighbours, new_probe
+from .mixing import mix64, seed_hash
+from .tables import Tables, board_of
 
 
-@njit(cache=True)
-def _fill(d, m, k, t, sides, cols, used, fit_ptr, fit_pr, side_ptr, side_pr, pair_ptr, pair_pr, rotcol, ncol, out,
-          gains):
+class Limits(NamedTuple):
+    """What bounds a backtracking run: node budget, mismatch tolerance, discrepancies (< 0: any), shuffle seed."""
+
+    budget: int
+    tolerance: int
+    max_disc: int
+    seed: np.uint64  # 0: keep the tables' order
+
+
+@kernel
+def _fill(c, d, m, k, t, nb, used, out):
     """Candidates for depth d with exactly m mismatches against the k placed neighbours."""
     want = k - m
     if want >= 2:
         if m == 0:
-            return matching_all(0, t, k, sides, cols, used, pair_ptr, pair_pr, rotcol, ncol, out, gains, True)
-        return matching_sides(0, t, k, sides, cols, used, side_ptr, side_pr, rotcol, want, want, out, gains, gains,
-                              True)
+            return matching_all(c, used, 0, t, k, nb, out, True)
+        return matching_sides(c, used, 0, t, k, nb, want, want, out, out.g, True)
     if want == 1:
-        return matching_sides(0, t, k, sides, cols, used, side_ptr, side_pr, rotcol, 1, 1, out, gains, gains, True)
-    return fitting(0, t, k, sides, cols, used, fit_ptr, fit_pr, rotcol, 0, out, gains)
+        return matching_sides(c, used, 0, t, k, nb, 1, 1, out, out.g, True)
+    return fitting(c, used, 0, t, k, nb, 0, out)
 
 
-@njit(cache=True)
-def search_kernel(D, budget, tolerance, max_disc, seed_h, base_score, order, cell_type, fit_ptr, fit_pr, side_ptr,
-                  side_pr, pair_ptr, pair_pr, rotcol, nb_k, nb_side, nb_depth, nb_fixcol, used0, best_pr):
+@allocating_kernel
+def search_kernel(c, lay, lim, base_score, used0, best_pr):
     """Backtracking (max_disc < 0: unlimited discrepancies). Returns (nodes, best depth, best score, done)."""
-    ncol = side_ptr.shape[2] - 1
-    width = fit_pr.shape[0] + 1
+    D = lay.order.shape[0]
+    budget, tolerance, max_disc, seed_h = lim.budget, lim.tolerance, lim.max_disc, lim.seed
+    width = c.fit_pr.shape[0] + 1
     cand = np.empty((max(D, 1), width), np.int32)
     gains = np.empty(width, np.int32)
     cand_n = np.zeros(max(D, 1), np.int64)
@@ -62,8 +69,7 @@ def search_kernel(D, budget, tolerance, max_disc, seed_h, base_score, order, cel
     gain_at = np.zeros(max(D, 1), np.int64)
     used = np.zeros((1, used0.shape[0]), np.uint64)
     used[0, :] = used0
-    sides = np.empty(4, np.int64)
-    cols = np.empty(4, np.int64)
+    nb = new_probe()
     nodes = 0
     mism = 0
     score = base_score
@@ -72,9 +78,8 @@ def search_kernel(D, budget, tolerance, max_disc, seed_h, base_score, order, cel
     if D == 0:
         return 0, 0, base_score, True
     d = 0
-    k = _neighbours(0, 0, cur, nb_k, nb_side, nb_depth, nb_fixcol, rotcol, sides, cols)
-    cand_n[0] = _fill(0, 0, k, cell_type[order[0]], sides, cols, used, fit_ptr, fit_pr, side_ptr, side_pr, pair_ptr,
-                      pair_pr, rotcol, ncol, cand[0], gains)
+    k = neighbours(lay, c.rotcol, cur, 0, 0, nb)
+    cand_n[0] = _fill(c, 0, 0, k, lay.cell_type[lay.order[0]], nb, used, Out(cand[0], gains))
     cand_pos[0] = 0
     phase[0] = 0
     tried[0] = 0
@@ -103,7 +108,7 @@ def search_kernel(D, budget, tolerance, max_disc, seed_h, base_score, order, cel
             p = pr >> 2
             used[0, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
             cur[0, d] = pr
-            kk = nb_k[d]
+            kk = lay.nb_k[d]
             gain_at[d] = kk - phase[d]
             mism += phase[d]
             score += gain_at[d]
@@ -115,20 +120,18 @@ def search_kernel(D, budget, tolerance, max_disc, seed_h, base_score, order, cel
             if d + 1 == D:
                 return nodes, best_depth, best_score, True
             d += 1
-            k = _neighbours(0, d, cur, nb_k, nb_side, nb_depth, nb_fixcol, rotcol, sides, cols)
+            k = neighbours(lay, c.rotcol, cur, 0, d, nb)
             phase[d] = 0
             cand_pos[d] = 0
             tried[d] = 0
-            cand_n[d] = _fill(d, 0, k, cell_type[order[d]], sides, cols, used, fit_ptr, fit_pr, side_ptr, side_pr,
-                              pair_ptr, pair_pr, rotcol, ncol, cand[d], gains)
+            cand_n[d] = _fill(c, d, 0, k, lay.cell_type[lay.order[d]], nb, used, Out(cand[d], gains))
             continue
         # this mismatch class is exhausted: allow one more mismatch here if the budget permits
-        if phase[d] < nb_k[d] and mism + phase[d] + 1 <= tolerance:
+        if phase[d] < lay.nb_k[d] and mism + phase[d] + 1 <= tolerance:
             phase[d] += 1
-            k = _neighbours(0, d, cur, nb_k, nb_side, nb_depth, nb_fixcol, rotcol, sides, cols)
+            k = neighbours(lay, c.rotcol, cur, 0, d, nb)
             cand_pos[d] = 0
-            cand_n[d] = _fill(d, phase[d], k, cell_type[order[d]], sides, cols, used, fit_ptr, fit_pr, side_ptr,
-                              side_pr, pair_ptr, pair_pr, rotcol, ncol, cand[d], gains)
+            cand_n[d] = _fill(c, d, phase[d], k, lay.cell_type[lay.order[d]], nb, used, Out(cand[d], gains))
             continue
         # backtrack
         d -= 1
@@ -156,7 +159,7 @@ class SearchResult:
 def run_search(tables: Tables, nodes: int, tolerance: int, seed: int = 0, max_disc: int = -1) -> SearchResult:
     """One backtracking run (DFS when max_disc < 0); the deepest board reached."""
     if nodes < 1:
-        raise InputError(f"--nodes must be at least 1, not {nodes}")
+        raise InputError(f"--node-limit must be at least 1, not {nodes}")
     if tolerance < 0:
         raise InputError(f"--tolerance must be 0 or more, not {tolerance}")
     start = time.perf_counter()
@@ -167,12 +170,10 @@ def run_search(tables: Tables, nodes: int, tolerance: int, seed: int = 0, max_di
         used0[p >> 6] |= np.uint64(1) << np.uint64(p & 63)
     best_pr = np.zeros(max(D, 1), np.int16)
     seed_h = np.uint64(0) if seed == 0 else seed_hash(seed, 7)
-    n, best_depth, best_score, done = search_kernel(D, int(nodes), int(tolerance), int(max_disc), seed_h,
-                                                    tables.base_score, tables.order, tables.cell_type, tables.fit_ptr,
-                                                    tables.fit_pr, tables.side_ptr, tables.side_pr, tables.pair_ptr,
-                                                    tables.pair_pr, tables.rotcol, tables.nb_k, tables.nb_side,
-                                                    tables.nb_depth, tables.nb_fixcol, used0, best_pr)
-    board = _board_of(tables, best_pr[:best_depth])
+    lim = Limits(int(nodes), int(tolerance), int(max_disc), seed_h)
+    n, best_depth, best_score, done = search_kernel(tables.cands, tables.layout, lim, tables.base_score, used0,
+                                                    best_pr)
+    board = board_of(tables, best_pr[:best_depth])
     return SearchResult(board=board, score=int(best_score), max_score=tables.max_score, depth=int(board.filled),
                         nodes=int(n), time_s=time.perf_counter() - start, exhausted=bool(done and best_depth < D))
 

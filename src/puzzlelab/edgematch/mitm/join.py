@@ -11,16 +11,17 @@ hashes; every pair is checked colour by colour, so hash collisions never produce
 from __future__ import annotations
 
 from itertools import combinations
+from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from .mitm_bounds import mis
+from ...lab.jit import allocating_kernel, inline_kernel, kernel
+from .bounds import mis
 
 MASKED = 255  # seam colour standing for "any colour" at a masked position
 
 
-@njit(cache=True)
+@inline_kernel
 def _mix(h, v):
     h ^= v + np.uint64(0x9E3779B97F4A7C15) + (h << np.uint64(6)) + (h >> np.uint64(2))
     h ^= h >> np.uint64(31)
@@ -29,7 +30,7 @@ def _mix(h, v):
     return h
 
 
-@njit(cache=True)
+@allocating_kernel
 def entry_hashes(bits, seam):
     """64-bit hash of (bitset, seam row) for each record."""
     n = bits.shape[0]
@@ -44,7 +45,7 @@ def entry_hashes(bits, seam):
     return out
 
 
-@njit(cache=True)
+@allocating_kernel
 def masked_hashes(seam, mask, rows_sel):
     """64-bit hash of each selected record's seam with the masked positions blanked."""
     out = np.empty(rows_sel.shape[0], np.uint64)
@@ -58,7 +59,7 @@ def masked_hashes(seam, mask, rows_sel):
     return out
 
 
-@njit(cache=True)
+@inline_kernel
 def _same(bits, seam, a, b):
     for w in range(bits.shape[1]):
         if bits[a, w] != bits[b, w]:
@@ -69,7 +70,7 @@ def _same(bits, seam, a, b):
     return True
 
 
-@njit(cache=True)
+@kernel
 def _group(order, hashes, bits, seam, cost, keep, best_cost, best_leaf):
     """Walk records in (hash, leaf) order; mark one representative per distinct (bits, seam)."""
     n = order.shape[0]
@@ -121,13 +122,26 @@ def index(bits: np.ndarray, seam: np.ndarray, cost: np.ndarray) -> dict:
     return {"bits": bits[reps], "seam": seam[reps], "cost": best_cost[reps], "leaf": best_leaf[reps]}
 
 
-@njit(cache=True)
-def _join_groups(ou, hu, ol, hl, sel_u, sel_l, bits_u, bits_l, seam_u, seam_l, cost_u, cost_l, leaf_u, leaf_l,
-                 mask, d, budget, result):
+class Side(NamedTuple):
+    """One half's table in a join step: selected records, their masked-seam hashes and sorting order."""
+
+    order: np.ndarray  # positions in `sel`, by hash
+    hashes: np.ndarray  # per position in `sel`
+    sel: np.ndarray  # record numbers of the selected entries
+    bits: np.ndarray
+    seam: np.ndarray
+    cost: np.ndarray
+    leaf: np.ndarray
+
+
+@kernel
+def _join_groups(up, lo, mask, d, budget, result):
     """Merge two hash-sorted selections; check every pair in equal-hash groups.
 
     result: [candidates, joins, best_total, best_leaf_u, best_leaf_l] (updated in place).
     """
+    ou, hu, sel_u, bits_u, seam_u, cost_u, leaf_u = up.order, up.hashes, up.sel, up.bits, up.seam, up.cost, up.leaf
+    ol, hl, sel_l, bits_l, seam_l, cost_l, leaf_l = lo.order, lo.hashes, lo.sel, lo.bits, lo.seam, lo.cost, lo.leaf
     width = seam_u.shape[1]
     a = 0
     b = 0
@@ -174,7 +188,9 @@ def _join_groups(ou, hu, ol, hl, sel_u, sel_l, bits_u, bits_l, seam_u, seam_l, c
                 result[1] += 1
                 lu = leaf_u[ru]
                 ll = leaf_l[rl]
-                if (total < result[2] or (total == result[2] and (lu < result[3] or (lu == result[3] and ll < result[4])))):
+                better = total < result[2] or (total == result[2] and (lu < result[3] or (lu == result[3]
+                                                                                         and ll < result[4])))
+                if better:
                     result[2] = total
                     result[3] = lu
                     result[4] = ll
@@ -208,9 +224,9 @@ def join(upper: dict, lower: dict, budget: int) -> dict:
                 hl = masked_hashes(lower["seam"], mask, sel_l)
                 ou = np.argsort(hu, kind="stable")
                 ol = np.argsort(hl, kind="stable")
-                _join_groups(ou, hu, ol, hl, sel_u, sel_l, upper["bits"], lower["bits"], upper["seam"],
-                             lower["seam"], upper["cost"], lower["cost"], upper["leaf"], lower["leaf"],
-                             mask, d, budget, result)
+                up = Side(ou, hu, sel_u, upper["bits"], upper["seam"], upper["cost"], upper["leaf"])
+                lo = Side(ol, hl, sel_l, lower["bits"], lower["seam"], lower["cost"], lower["leaf"])
+                _join_groups(up, lo, mask, d, budget, result)
     best = None if result[2] == NO_TOTAL else (int(result[2]), int(result[3]), int(result[4]))
     return {"candidates": int(result[0]), "joins": int(result[1]), "best": best}
 

@@ -29,13 +29,35 @@ Everything is expressed in A's frame: B is seen turned 180 degrees, so B's colou
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from .mitm_bounds import INF, mis, table_bytes
+from ...lab.jit import allocating_kernel, inline_kernel, kernel
+from .bounds import INF, mis, table_bytes
 
 JOINT_LIMIT = 256 << 20  # largest joint table built (bytes)
+
+
+class CrossArrays(NamedTuple):
+    """The walk's view of a `Cross` (read-only kernel input)."""
+
+    on: bool
+    ptr: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    up: np.ndarray
+    static: np.ndarray
+    F: np.ndarray
+    other_min: int
+    shows: np.ndarray
+    avail: np.ndarray
+    joint_on: bool
+    joint: np.ndarray
+    unit: int
+    lam: np.ndarray
+    hcost: np.ndarray
+    order: np.ndarray  # piece bits by decreasing price
 
 
 @dataclass
@@ -55,25 +77,26 @@ class Cross:
     joint_on: bool = False
     joint: np.ndarray | None = None  # suffix table of A's rows plus B's seam row, in price units
     unit: int = 1  # a mismatch in the joint table's units
-    lam: np.ndarray | None = None  # piece prices (per bit) inside the joint table (`mitm_lagrange`)
+    lam: np.ndarray | None = None  # piece prices (per bit) inside the joint table (`lagrange`)
     hcost: np.ndarray | None = None  # B's seam-row candidate costs in the joint table's units
     lam_order: np.ndarray | None = None  # piece bits by decreasing price
     bound: int = 0  # the joint table's bound for the empty band, in mismatches
 
-    def args(self) -> tuple:
+    def arrays(self) -> CrossArrays:
+        """The kernel's view (absent tables as 1-element placeholders)."""
         joint = self.joint if self.joint is not None else np.zeros((1, 1), np.int64)
         lam = self.lam if self.lam is not None else np.zeros(1, np.int64)
         hcost = self.hcost if self.hcost is not None else np.zeros(1, np.int64)
         order = self.lam_order if self.lam_order is not None else np.zeros(1, np.int64)
-        return (self.on, self.ptr, self.left, self.right, self.up, self.static, self.F, self.other_min,
-                self.shows, self.avail, self.joint_on, joint, self.unit, lam, hcost, order)
+        return CrossArrays(self.on, self.ptr, self.left, self.right, self.up, self.static, self.F, self.other_min,
+                           self.shows, self.avail, self.joint_on, joint, self.unit, lam, hcost, order)
 
     @property
     def nbytes(self) -> int:
         return 0 if self.joint is None else int(self.joint.nbytes)
 
 
-@njit(cache=True)
+@allocating_kernel
 def suffix_table(width, ncol, ptr, left, right, static):
     """F[j][x]: least cost of B's seam-row cells j..W-1 (seam free) when the cell left of j shows x."""
     F = np.zeros((width + 1, ncol), np.int32)
@@ -145,7 +168,7 @@ def build_cross(a, b, b_min: int, ncol: int, nbits: int, upper: int | None = Non
     """The cross bound of half `a` against the other half `b` (None-safe: off when b is absent).
 
     The joint table is built when it fits (`joint_fits`), with piece prices fitted for it
-    (`mitm_lagrange`) when `upper`, the cost of a known completion, is given.
+    (`lagrange`) when `upper`, the cost of a known completion, is given.
     """
     width = a.width
     if b is None or b.n == 0:
@@ -186,7 +209,7 @@ def build_cross(a, b, b_min: int, ncol: int, nbits: int, upper: int | None = Non
     joint = hcost = lam = order = None
     unit, bound = 1, 0
     if joint_fits(a, b, ncol):
-        from .mitm_lagrange import UNIT, fill, optimise, scaled_costs, top_sum
+        from .lagrange import UNIT, fill, optimise, scaled_costs, top_sum
 
         v = joint_arrays(a, b)
         if upper is None:
@@ -207,7 +230,7 @@ def build_cross(a, b, b_min: int, ncol: int, nbits: int, upper: int | None = Non
                  unit, lam, hcost, order, bound)
 
 
-@njit(cache=True)
+@kernel
 def column_value(j, ncol, Gj, F):
     """min_x G_j(x) + F_j(x): B's least cost before A's column j has a seam colour (j = 0: F_0)."""
     if j == 0:
@@ -220,7 +243,7 @@ def column_value(j, ncol, Gj, F):
     return best
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _any_left(ncol, Gj, big, unit):
     """min_z G_j(z) + unit: B's cost of column j's left edge when it mismatches its neighbour."""
     m = big
@@ -230,7 +253,7 @@ def _any_left(ncol, Gj, big, unit):
     return m + unit
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _left(Gj, y, any_left):
     """min_z mis(y, z) + G_j(z): the left neighbour's own entry when it matches colour y, else any_left."""
     if y != 0 and Gj[y] < any_left:
@@ -238,7 +261,7 @@ def _left(Gj, y, any_left):
     return any_left
 
 
-@njit(cache=True)
+@kernel
 def seam_values(j, width, ncol, Gj, F, ptr, left, right, up, static, out):
     """out[s]: B's least cost once A's column j lays seam colour s (all s at once)."""
     hmin = _any_left(ncol, Gj, INF * 4, 1)
@@ -260,7 +283,7 @@ def seam_values(j, width, ncol, Gj, F, ptr, left, right, up, static, out):
         out[s] = v
 
 
-@njit(cache=True)
+@kernel
 def advance_g(j, ncol, Gj, s, ptr, left, right, up, cost, unit, big, Gnext):
     """G_{j+1} from G_j once A's column j lays seam colour s (a mismatch costs `unit`)."""
     hmin = _any_left(ncol, Gj, big, unit)
@@ -274,5 +297,5 @@ def advance_g(j, ncol, Gj, s, ptr, left, right, up, cost, unit, big, Gnext):
             Gnext[right[q]] = w
 
 
-__all__ = ["Cross", "build_cross", "joint_arrays", "joint_fits", "suffix_table", "column_value", "seam_values",
-           "advance_g"]
+__all__ = ["Cross", "CrossArrays", "build_cross", "joint_arrays", "joint_fits", "suffix_table", "column_value",
+           "seam_values", "advance_g"]

@@ -8,17 +8,17 @@ import json
 
 import numpy as np
 import pytest
+from test_edgematch_model import recount
 
 from conftest import corpus
-from puzzlelab.edgematch.beam import beam_search
-from puzzlelab.edgematch.dfs import dfs
 from puzzlelab.edgematch.generate import generate
 from puzzlelab.edgematch.hints import e2_hint_cells, hints_from_board, official_hints, write_hints
-from puzzlelab.edgematch.lds import lds
 from puzzlelab.edgematch.puzzle import load_puzzle
 from puzzlelab.edgematch.score import check_board
-from puzzlelab.edgematch.tables import ORDERS, build_tables, visiting_order
-from test_edgematch_model import recount
+from puzzlelab.edgematch.search.beam import beam_search
+from puzzlelab.edgematch.search.dfs import dfs
+from puzzlelab.edgematch.search.lds import lds
+from puzzlelab.edgematch.search.tables import ORDERS, build_tables, visiting_order
 
 
 @pytest.fixture(scope="module")
@@ -73,9 +73,9 @@ def brute_force_best(puzzle) -> int:
             for rc in range(4):
                 piece = np.full((3, 3), -1, np.int32)
                 rot = np.zeros((3, 3), np.int8)
-                for (r, c), p, o in zip(corner_cells, cp, out_corner):
+                for (r, c), p, o in zip(corner_cells, cp, out_corner, strict=False):
                     piece[r, c], rot[r, c] = p, turn(p, o)
-                for (r, c), p, o in zip(edge_cells, ep, out_edge):
+                for (r, c), p, o in zip(edge_cells, ep, out_edge, strict=False):
                     piece[r, c], rot[r, c] = p, turn(p, o)
                 piece[1, 1], rot[1, 1] = centre, rc
                 best = max(best, score_board(puzzle, Board(piece, rot)))
@@ -196,7 +196,7 @@ def test_cli_beam_bytes_identical_and_checked(g8, tmp_path, run_cli):
     code, out, err = run_cli("edgematch", "score", path, tmp_path / "a.json", "--hints", "all", "--hints-file", hints,
                              "--json")
     assert json.loads(out)["score"] == rec["score"] and json.loads(out)["valid"]
-    code, out, err = run_cli("edgematch", "sweep", path, "--algo", "dfs", "--seeds", "0-1", "--nodes", "2000",
+    code, out, err = run_cli("edgematch", "sweep", path, "--algo", "dfs", "--seeds", "0-1", "--node-limit", "2000",
                              "--out", tmp_path / "s.json")
     assert code == 0, err
     runs = json.loads((tmp_path / "s.json").read_text())["runs"]
@@ -215,35 +215,3 @@ def test_cli_search_errors(g8, tmp_path, run_cli):
     assert code == 2 and "--tie-window" in err
     code, out, err = run_cli("edgematch", "sweep", path, "--seeds", "x")
     assert code == 2
-
-
-def test_pipeline_jobs_parse_as_commands():
-    """Every solve job of every config builds a command line the CLI accepts, seeds split in chunks."""
-    import shlex
-    from pathlib import Path
-
-    import yaml
-
-    from puzzlelab.cli import build_parser
-    from puzzlelab.edgematch import pipeline
-
-    repo = Path(__file__).resolve().parents[1]
-    full = yaml.safe_load((repo / "config" / "config.yaml").read_text())
-    for name in ("config.yaml", "quick.yaml", "test.yaml"):
-        cfg = dict(full)
-        for key, value in yaml.safe_load((repo / "config" / name).read_text()).items():
-            cfg[key] = {**cfg[key], **value} if isinstance(value, dict) and isinstance(cfg.get(key), dict) else value
-        insts = pipeline.instances(cfg, True, lambda *p: repo / "data" / "missing")  # no official set here
-        table = pipeline.jobs(cfg, insts)
-        assert set(table) == set(pipeline.EXPERIMENTS)
-        for exp, jobs in table.items():
-            assert jobs, (name, exp)
-            seeds = {}
-            for job_id, job in jobs.items():
-                args = build_parser().parse_args(["edgematch", "sweep", "P.txt", *shlex.split(job["args"])])
-                assert args.label == job["instance"]
-                key = job_id.rsplit("_s", 1)[0]
-                seeds.setdefault(key, []).extend(args.seeds)
-            for key, got in seeds.items():
-                assert sorted(got) == list(range(len(got))), (exp, key)  # every seed once
-    assert pipeline._chunks(10, 4) == ["0-3", "4-7", "8-9"]

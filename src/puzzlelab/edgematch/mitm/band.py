@@ -19,10 +19,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..lab.errors import InputError
-from .board import Board
-from .hints import Hint
-from .puzzle import Puzzle
+from ...lab.errors import InputError, quote
+from ..board import Board
+from ..hints import Hint
+from ..puzzle import Puzzle
 
 # half-frame side -> board side, and the board step towards that side
 _STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))  # up, right, down, left
@@ -37,17 +37,20 @@ def parse_range(text: str, size: int, what: str) -> tuple[int, int]:
     """
     m = _RANGE.match(str(text))
     if not m:
-        raise InputError(f"{what} {text!r}: expected START:STOP (0-based, STOP excluded), e.g. 8:10 or -2:")
-    a = int(m.group(1)) if m.group(1) not in ("", "-") else 0
-    b = int(m.group(2)) if m.group(2) not in ("", "-") else size
+        raise InputError(f"{what} {quote(text)}: expected START:STOP (0-based, STOP excluded), e.g. 8:10 or -2:")
     if m.group(1) == "-" or m.group(2) == "-":
-        raise InputError(f"{what} {text!r}: expected START:STOP with integers")
+        raise InputError(f"{what} {quote(text)}: expected START:STOP with integers")
+    try:
+        a = int(m.group(1)) if m.group(1) else 0
+        b = int(m.group(2)) if m.group(2) else size
+    except ValueError:
+        raise InputError(f"{what} {quote(text)}: expected START:STOP with integers") from None
     a0 = a + size if a < 0 else a
     b0 = b + size if b < 0 else b
     if not 0 <= a0 < size or not 0 < b0 <= size:
-        raise InputError(f"{what} {text!r} is outside 0:{size} (the board has {size} {what.split()[0]}s)")
+        raise InputError(f"{what} {quote(text)} is outside 0:{size} (the board has {size} {what.split()[0]}s)")
     if b0 <= a0:
-        raise InputError(f"{what} {text!r} is empty: STOP must be greater than START (STOP is excluded)")
+        raise InputError(f"{what} {quote(text)} is empty: STOP must be greater than START (STOP is excluded)")
     return a0, b0
 
 

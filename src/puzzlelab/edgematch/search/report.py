@@ -8,15 +8,15 @@ measurements (the tables are report outputs, not hashed artifacts).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ..lab import plots
-from ..lab.tables import write_table
-from .board import board_from_json
-from .score import mismatch_cells
+from ...lab import canonical, plots
+from ...lab.errors import InputError
+from ...lab.tables import write_table
+from ..board import board_from_json
+from ..score import mismatch_cells
 
 # The article's figures (Spanish seed 001), row order, matched edges out of 480, one core.
 ARTICLE_WIDTH = {
@@ -27,21 +27,26 @@ ARTICLE_WIDTH = {
 
 
 def load_runs(run_files: list[str], timing_files: list[str]) -> pd.DataFrame:
-    """One row per (run file, seed) with the search parameters, score, depth, nodes and times."""
+    """One row per (run file, seed) with the search parameters, score, depth, nodes and times.
+
+    `timing_files[k]` (the sweep's --timing file) belongs to `run_files[k]`; its runs are in the
+    same order as the run file's.
+    """
+    if timing_files and len(timing_files) != len(run_files):
+        raise InputError(f"{len(run_files)} result files but {len(timing_files)} timing files")
     rows = []
-    timings = {}
-    for t in timing_files:
-        obj = json.loads(Path(t).read_text())
-        timings[(obj.get("label", ""), Path(t).name.replace(".timing.json", ""))] = {r["seed"]: r for r in obj["runs"]}
-    for f in run_files:
-        obj = json.loads(Path(f).read_text())
-        tim = timings.get((obj.get("label", ""), Path(f).name.replace(".json", "")), {})
-        for r in obj["runs"]:
-            row = {k: v for k, v in r.items() if k != "board"}
+    for k, f in enumerate(run_files):
+        obj = canonical.read_json(f)
+        if not isinstance(obj, dict) or "runs" not in obj:
+            raise InputError("not a result of `puzzlelab edgematch sweep`", f, None)
+        tim = canonical.read_json(timing_files[k]).get("runs", []) if timing_files else []
+        for j, r in enumerate(obj["runs"]):
+            row = {key: v for key, v in r.items() if key != "board"}
             row["instance"] = obj.get("label") or obj["puzzle"]
+            row["puzzle"] = obj["puzzle"]
             row["file"] = f
             row["board"] = r["board"]
-            t = tim.get(r["seed"], {})
+            t = tim[j] if j < len(tim) else {}
             row["time_s"] = t.get("time_s", np.nan)
             row["cpu_time_s"] = t.get("cpu_time_s", np.nan)
             rows.append(row)
@@ -67,8 +72,7 @@ def best_boards(df: pd.DataFrame, puzzles: dict, path: str | None) -> None:
     """One picture with the best board (first best seed) of every instance."""
     if not path:
         return
-    from .draw import draw_boards
-    from .puzzle import load_puzzle
+    from ..draw import draw_boards
 
     items = []
     for inst, g in df.groupby("instance", sort=True):
@@ -76,14 +80,14 @@ def best_boards(df: pd.DataFrame, puzzles: dict, path: str | None) -> None:
         best = g.iloc[0]
         what = {k: best[k] for k in ("algo", "width", "order", "dedup", "seed") if k in best and pd.notna(best[k])}
         title = f"{inst}: {best['score']}/{best['max_score']}\n" + ", ".join(f"{k} {v}" for k, v in what.items())
-        items.append((load_puzzle(puzzles[inst]), board_from_json(best["board"]), title))
+        items.append((puzzles[best["puzzle"]], board_from_json(best["board"]), title))
     draw_boards(items, path)
 
 
 def width_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
     tab = df.groupby(["instance", "width"], sort=True).apply(_stats, include_groups=False).reset_index()
     tab["article (official set)"] = [ARTICLE_WIDTH.get(int(w), "") if "official" in i else ""
-                                     for i, w in zip(tab["instance"], tab["width"])]
+                                     for i, w in zip(tab["instance"], tab["width"], strict=False)]
     write_table(tab, csv, html, title="Beam width: score and time per board",
                 note="Row order; seeded lottery among exactly equal scores; matched inner edges. Time per board is "
                      "the median over seeds (wall clock and CPU seconds of the process, one thread).")
@@ -102,17 +106,15 @@ def width_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
     plots.save(fig, svg)
 
 
-def orders_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
+def orders_report(df: pd.DataFrame, puzzles: dict, csv: str, html: str, svg: str) -> None:
     tab = df.groupby(["instance", "order", "width"], sort=True).apply(_stats, include_groups=False).reset_index()
     insts = sorted(df["instance"].unique())
     orders = [o for o in ("row", "spiral", "border", "comb") if o in set(df["order"])]
     fig, axes = plots.figure(3.2 * len(orders), 3.2 * len(insts), nrows=len(insts), ncols=len(orders), squeeze=False)
     last_rows = []
-    from .puzzle import load_puzzle
-
     for a, inst in enumerate(insts):
         sub = df[df["instance"] == inst]
-        puzzle = load_puzzle(sub["puzzle_path"].iloc[0])
+        puzzle = puzzles[sub["puzzle"].iloc[0]]
         wmax = sub["width"].max()
         for b, order in enumerate(orders):
             g = sub[(sub["order"] == order) & (sub["width"] == wmax)]
@@ -152,7 +154,7 @@ def _agreement(boards: list[dict]) -> float:
 def ties_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
     df = df.copy()
     df["variant"] = [f"temperature {t:g}" if t > 0 else f"tie window {k}" for k, t in
-                     zip(df["tie_window"], df["temperature"])]
+                     zip(df["tie_window"], df["temperature"], strict=False)]
     rows = []
     for (inst, var), g in df.groupby(["instance", "variant"], sort=True):
         s = _stats(g)
@@ -200,7 +202,7 @@ def versus_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
                 note="depth = cells filled (hinted cells included); node = one placement tried (for the beam: one "
                      "child scored).")
     fig, (ax1, ax2) = plots.figure(10, 4, ncols=2)
-    labels = [f"{i}\n{h}\n{a}" for i, h, a in zip(tab["instance"], tab["hints"], tab["algo"])]
+    labels = [f"{i}\n{h}\n{a}" for i, h, a in zip(tab["instance"], tab["hints"], tab["algo"], strict=False)]
     colours = [{"beam": "tab:blue", "dfs": "tab:orange", "lds": "tab:green"}[a] for a in tab["algo"]]
     ax1.bar(range(len(tab)), tab["depth"], color=colours)
     ax2.bar(range(len(tab)), tab["score"], color=colours)
@@ -241,14 +243,29 @@ def factory_report(df: pd.DataFrame, csv: str, html: str, svg: str, family_rows:
     plots.save(fig, svg)
 
 
-def run(experiment: str, run_files: list[str], timing_files: list[str], puzzles: dict, csv: str, html: str,
-        svg: str | None, boards: str | None, family_rows: int = 13) -> None:
+def load_puzzles(paths: list[str], names) -> dict:
+    """Puzzle name -> Puzzle, for the puzzles the runs name (each must be among `paths`)."""
+    from ..puzzle import load_puzzle
+
+    loaded = {}
+    for path in paths:
+        puzzle = load_puzzle(path)
+        loaded[puzzle.name] = puzzle
+    missing = sorted(set(names) - set(loaded))
+    if missing:
+        raise InputError(f"no puzzle file given for {', '.join(missing)} (pass them with --puzzles)")
+    return loaded
+
+
+def run(experiment: str, run_files: list[str], timing_files: list[str], puzzle_files: list[str], csv: str,
+        html: str, svg: str | None, boards: str | None, family_rows: int = 13) -> None:
     df = load_runs(run_files, timing_files)
-    df["puzzle_path"] = [puzzles[i] for i in df["instance"]]
+    needs_puzzles = boards or experiment == "beam_orders"
+    puzzles = load_puzzles(puzzle_files, df["puzzle"].unique()) if needs_puzzles and len(df) else {}
     if experiment == "beam_width":
         width_report(df, csv, html, svg)
     elif experiment == "beam_orders":
-        orders_report(df, csv, html, svg)
+        orders_report(df, puzzles, csv, html, svg)
     elif experiment == "beam_ties":
         ties_report(df, csv, html, svg)
     elif experiment == "beam_dedup":

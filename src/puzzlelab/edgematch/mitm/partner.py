@@ -11,18 +11,17 @@ seam colour s in column j.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
-from .mitm_bounds import mis
+from ...lab.jit import kernel
+from .bounds import mis
 
 NONE = 1 << 30
 
 
-@dataclass
-class Partners:
+class Partners(NamedTuple):
     """The first half's table, seen from the second half (seam read in the second half's column order)."""
 
     on: bool
@@ -30,15 +29,12 @@ class Partners:
     cost: np.ndarray  # (E,) int64
     bits: np.ndarray  # (E, words) uint64
 
-    def args(self) -> tuple:
-        return (self.on, self.seam, self.cost, self.bits)
-
     @property
     def size(self) -> int:
         return int(self.cost.shape[0]) if self.on else 0
 
     @staticmethod
-    def off(width: int, words: int) -> "Partners":
+    def off(width: int, words: int) -> Partners:
         return Partners(False, np.zeros((0, width), np.uint8), np.zeros(0, np.int64), np.zeros((0, words), np.uint64))
 
     @staticmethod
@@ -53,7 +49,7 @@ def partners_for(entries: dict, reverse: bool, words: int) -> Partners:
                     np.ascontiguousarray(entries["bits"]).reshape(len(entries["cost"]), words))
 
 
-@njit(cache=True)
+@kernel
 def start(n_entries, alive, alive_n, m):
     """Level 0: every entry survives, no mismatch yet."""
     for e in range(n_entries):
@@ -62,7 +58,7 @@ def start(n_entries, alive, alive_n, m):
     alive_n[0] = n_entries
 
 
-@njit(cache=True)
+@kernel
 def column(j, ncol, alive, alive_n, m, p_seam, p_cost, best_row):
     """best_row[s] for column j; returns the least cost_e + m_e over the surviving entries."""
     low = NONE
@@ -84,7 +80,7 @@ def column(j, ncol, alive, alive_n, m, p_seam, p_cost, best_row):
     return low
 
 
-@njit(cache=True)
+@kernel
 def advance(j, s, alive, alive_n, m, p_seam, p_cost, p_bits, used, limit):
     """Level j+1 from level j once seam colour s is laid in column j and `used` holds the partial's pieces."""
     n = 0

@@ -11,8 +11,8 @@ import pytest
 from puzzlelab.edgematch.board import Board, board_from_json, save_board
 from puzzlelab.edgematch.generate import generate
 from puzzlelab.edgematch.hints import Hint, e2_hint_cells, hints_from_board, write_hints
-from puzzlelab.edgematch.mitm import band_mismatches, solve, solve_band
-from puzzlelab.edgematch.mitm_band import Band, build, parse_range
+from puzzlelab.edgematch.mitm.band import Band, build, parse_range
+from puzzlelab.edgematch.mitm.solve import band_mismatches, solve_band
 from puzzlelab.edgematch.puzzle import write_puzzle
 from puzzlelab.edgematch.score import check_board, score_board
 from puzzlelab.lab.errors import InputError
@@ -41,7 +41,7 @@ def brute_force(puzzle, board: Board, band: Band, hints=()) -> int:
         pieces = np.array(perm, np.int64)
         colours = puzzle.rotated[pieces[None, :], turns]  # (4^k, k, 4)
         cost = np.zeros(len(turns), np.int64)
-        for cell, (p, rot) in hint_at.items():
+        for cell, (_p, rot) in hint_at.items():
             cost += np.where(turns[:, index[cell]] == rot, 0, 10**6)
         for i, (r, c) in enumerate(cells):
             for s, (dr, dc) in enumerate(STEPS):
@@ -71,7 +71,7 @@ def scrambled(size: int, seed: int) -> tuple:
         cells = np.argwhere(kinds == kind)
         perm = rng.permutation(len(cells))
         pieces = [(board.piece[r, c], board.rot[r, c]) for r, c in cells]
-        for (r, c), j in zip(cells, perm):
+        for (r, c), j in zip(cells, perm, strict=False):
             p, _ = pieces[j]
             board.piece[r, c] = p
             # the turn that puts the piece's grey side (if any) outwards, else a fixed one
@@ -203,7 +203,7 @@ def test_max_budget_gives_an_honest_not_proven():
 
 
 def test_memory_limit_gives_an_honest_not_proven():
-    from puzzlelab.edgematch.mitm import BASE_ALLOWANCE
+    from puzzlelab.edgematch.mitm.solve import BASE_ALLOWANCE
 
     # planted band: round 0 proves 0 and fits; the sweep then meets the wall
     puzzle, solution = generate(8, seed=5)
@@ -320,7 +320,7 @@ def test_cli_solves_and_writes(files, run_cli):
     (["--band", "5:4"], "empty"),
     (["--band", "x"], "START:STOP"),
     (["--band", "4:6", "--max-budget", "-1"], "--max-budget"),
-    (["--band", "4:6", "--memory-limit", "lots"], "cannot read size"),
+    (["--band", "4:6", "--memory-budget", "lots"], "cannot read size"),
     (["--band", "4:6", "--split", "2"], "--split"),
 ])
 def test_cli_bad_arguments(files, run_cli, args, message):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from ..lab.errors import InputError
+from ...lab.errors import InputError
 from .dfs import SearchResult, run_search
 from .tables import Tables
 
@@ -30,7 +30,7 @@ def lds(tables: Tables, nodes: int, tolerance: int, max_disc: int = 8, seed: int
         iterations += 1
         if best is None or (res.depth, res.score) > (best.depth, best.score):
             best = res
-        if res.depth == tables.rows * tables.cols:  # a full board within the tolerance
+        if res.depth == tables.rows * tables.cols or res.nodes == 0:  # a full board, or nothing left to place
             break
     assert best is not None
     best.nodes = used

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .mitm_bounds import fill_bounds, trace_counts
+from .bounds import Grid, fill_bounds, trace_counts
 
 UNIT = 32  # one mismatch, in price units
 BIG = 1 << 30  # "impossible" in the scaled tables
@@ -34,9 +34,14 @@ def scaled_costs(static: np.ndarray, bits: np.ndarray, lam: np.ndarray, unit: in
     return cost
 
 
+def virtual_grid(v: dict, ncol: int) -> Grid:
+    """The grid of a virtual half (`cross.joint_arrays`)."""
+    return Grid(v["rows"], v["width"], ncol, v["ptr"], v["u"], v["r"], v["d"], v["l"])
+
+
 def fill(v: dict, ncol: int, cost: np.ndarray, unit: int) -> np.ndarray:
     table = np.zeros((v["rows"] * v["width"] + 1, ncol ** (v["rows"] + 1)), np.int64)
-    fill_bounds(v["rows"], v["width"], ncol, v["ptr"], v["u"], v["r"], v["d"], v["l"], cost, unit, BIG, table)
+    fill_bounds(virtual_grid(v, ncol), cost, unit, BIG, table)
     return table
 
 
@@ -51,7 +56,7 @@ def top_sum(lam: np.ndarray, k: int) -> tuple[int, np.ndarray]:
 def optimise(v: dict, ncol: int, nbits: int, upper: int, iterations: int = ITERATIONS) -> tuple[np.ndarray, int]:
     """Prices (int64 per piece bit) and the bound they give for the empty band, in mismatches (rounded up).
 
-    `v` is a virtual half (`mitm_cross.joint_arrays`) with k cells; `upper` the cost of a known
+    `v` is a virtual half (`cross.joint_arrays`) with k cells; `upper` the cost of a known
     completion (the target of the Polyak steps).
     """
     k = v["rows"] * v["width"]
@@ -67,8 +72,7 @@ def optimise(v: dict, ncol: int, nbits: int, upper: int, iterations: int = ITERA
         if value >= BIG // 2:
             break  # no relaxed filling at all
         counts = np.zeros(nbits, np.int64)
-        if not trace_counts(v["rows"], v["width"], ncol, v["ptr"], v["u"], v["r"], v["d"], v["l"], cost, UNIT,
-                            v["bit"], table, counts):
+        if not trace_counts(virtual_grid(v, ncol), cost, UNIT, v["bit"], table, counts):
             break  # pragma: no cover - the table and its trace agree
         if best is None or value > best:
             best, best_lam, stall = value, lam, 0

@@ -3,19 +3,32 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
 
-from ..lab import canonical
-from ..lab.errors import InputError
-from ..lab.plots import figure, save
-from ..lab.sizes import parse_size
-from ..lab.tables import write_table
-from .mitm_pipeline import parse_job
+from ...lab import canonical
+from ...lab.errors import InputError
+from ...lab.plots import figure, save
+from ...lab.sizes import parse_size
+from ...lab.tables import write_table
 
+# A job's label is its id (rules/mitm.smk): <instance>/planted_r<rows> or <instance>/beam[_s<seed>]_r<rows>[_w<width>].
+JOB = re.compile(r"^(?P<instance>[^/]+)/(?P<source>planted|beam)(?:_s(?P<seed>\d+))?_r(?P<rows>\d+)"
+                 r"(?:_w(?P<width>\d+))?$")
 ARTICLE_GROWTH = 20  # partials per half per extra mismatch, as the article measured on its 10x10 testbed
 MIB = 1 << 20
+
+
+def parse_job(label: str) -> dict:
+    """The fields of a job id (instance, source, seed, rows, width)."""
+    m = JOB.match(label)
+    if not m:
+        return {"instance": label, "source": "", "seed": None, "rows": None, "width": None}
+    d = m.groupdict()
+    return {"instance": d["instance"], "source": d["source"], "seed": None if d["seed"] is None else int(d["seed"]),
+            "rows": int(d["rows"]), "width": None if d["width"] is None else int(d["width"])}
 
 
 def load(runs: list[str], timings: list[str]) -> list[dict]:
@@ -28,7 +41,7 @@ def load(runs: list[str], timings: list[str]) -> list[dict]:
         if "rounds" not in res or "label" not in res:
             raise InputError("not a result of `puzzlelab edgematch mitm`", path, None)
         tim = canonical.read_json(timings[k]) if timings else {}
-        for r, t in zip(res["rounds"], tim.get("rounds", [{}] * len(res["rounds"]))):
+        for r, t in zip(res["rounds"], tim.get("rounds", [{}] * len(res["rounds"])), strict=False):
             r.update({key: t.get(key) for key in ("time_s", "cpu_time_s", "peak_rss_bytes")})
         res["time_s"], res["cpu_time_s"] = tim.get("time_s"), tim.get("cpu_time_s")
         res["job"] = parse_job(res["label"])
@@ -56,7 +69,7 @@ def independent(res: dict, half: str) -> list[tuple[int, int]]:
 
 def growth(points: list[tuple[int, int]]) -> float | None:
     """Geometric mean of partials(b + 1) / partials(b) over consecutive budgets."""
-    ratios = [b2[1] / b1[1] for b1, b2 in zip(points, points[1:]) if b2[0] == b1[0] + 1 and b1[1] > 0]
+    ratios = [b2[1] / b1[1] for b1, b2 in zip(points, points[1:], strict=False) if b2[0] == b1[0] + 1 and b1[1] > 0]
     if not ratios:
         return None
     return float(math.exp(sum(math.log(x) for x in ratios) / len(ratios)))
@@ -185,8 +198,8 @@ def figure_growth(records: list[dict], path: str, title: str) -> None:
     heights = sorted({r["job"]["rows"] for r in records if r["job"]["rows"]}) or [None]
     fig, axes = figure(width=4.2 * len(heights), height=4.0, ncols=len(heights), squeeze=False)
     labels = sorted({(r["job"]["instance"], r["job"]["source"]) for r in records})
-    colour = dict(zip(labels, _colours(len(labels))))
-    for ax, h in zip(axes[0], heights):
+    colour = dict(zip(labels, _colours(len(labels)), strict=False))
+    for ax, h in zip(axes[0], heights, strict=False):
         drawn = False
         for res in records:
             if res["job"]["rows"] != h:
@@ -195,7 +208,7 @@ def figure_growth(records: list[dict], path: str, title: str) -> None:
             for half, style in (("upper", "-"), ("lower", "--")):
                 pts = independent(res, half)
                 if pts:
-                    ax.plot(*zip(*pts), style, marker="o" if half == "upper" else "s", ms=3, color=c,
+                    ax.plot(*zip(*pts, strict=False), style, marker="o" if half == "upper" else "s", ms=3, color=c,
                             label=f"{res['job']['instance']} {res['job']['source']} {half}")
                     drawn = True
         if drawn:
@@ -222,15 +235,15 @@ def figure_memory(records: list[dict], path: str, limit: int | None, title: str)
     """Table memory (counted, deterministic) and peak RSS (measured) per round."""
     fig, ax = figure()
     labels = sorted({r["label"] for r in records})
-    colour = dict(zip(labels, _colours(len(labels))))
+    colour = dict(zip(labels, _colours(len(labels)), strict=False))
     for res in records:
         pts = [(r["budget"], r["table_bytes"] / MIB) for r in res["rounds"] if r["status"] != "bound"]
         if pts:
-            ax.plot(*zip(*pts), "-o", ms=3, color=colour[res["label"]], label=res["label"])
+            ax.plot(*zip(*pts, strict=False), "-o", ms=3, color=colour[res["label"]], label=res["label"])
         rss = [(r["budget"], r["peak_rss_bytes"] / MIB) for r in res["rounds"]
                if r["status"] != "bound" and r.get("peak_rss_bytes")]
         if rss:
-            ax.plot(*zip(*rss), ":", color=colour[res["label"]])
+            ax.plot(*zip(*rss, strict=False), ":", color=colour[res["label"]])
     if limit:
         ax.axhline(limit / MIB, color="red", lw=1, label="memory limit")
     ax.set_yscale("log")
@@ -290,8 +303,8 @@ def figure_wall(df: pd.DataFrame, path: str) -> None:
 
 def figure_wall_memory(df: pd.DataFrame, path: str, limit: int | None) -> None:
     fig, ax = figure()
-    marks = {"": ("o", "#2ca02c", "proven"), "memory": ("x", "#d62728", "memory"), "nodes": ("^", "#ff7f0e", "node limit"),
-             "max-budget": ("s", "#7f7f7f", "max budget")}
+    marks = {"": ("o", "#2ca02c", "proven"), "memory": ("x", "#d62728", "memory"),
+             "nodes": ("^", "#ff7f0e", "node limit"), "max-budget": ("s", "#7f7f7f", "max budget")}
     for key, (m, c, name) in marks.items():
         sub = df[df["stopped by"] == key] if len(df) else df
         if len(sub):
@@ -307,29 +320,35 @@ def figure_wall_memory(df: pd.DataFrame, path: str, limit: int | None) -> None:
 
 
 def report(args) -> None:
+    """`edgematch report mitm_*`: summary table and figure, per-round table and memory figure."""
+    for option, path in (("--svg", args.svg), ("--rounds-csv", args.rounds_csv), ("--rounds-html", args.rounds_html),
+                         ("--memory-svg", args.memory_svg)):
+        if not path:
+            raise InputError(f"report {args.table} needs {option} FILE")
     for option, path in (("--svg", args.svg), ("--memory-svg", args.memory_svg)):
         if not str(path).lower().endswith(".svg"):
             raise InputError(f"{option} {path}: the figures are SVG files (name ending in .svg)")
     records = load(args.runs, args.timings)
-    limit = parse_size(args.memory_limit) if args.memory_limit else None
+    limit = parse_size(args.memory_budget) if args.memory_budget else None
     rounds = rounds_table(records)
+    experiment = args.table
     title = {"mitm_bench": "10x10 testbed", "mitm_vs_beam": "16x16 beam boards", "mitm_wall": "bands up to the wall"}
-    if args.experiment == "mitm_bench":
+    if experiment == "mitm_bench":
         df, note = bench(records)
         figure_growth(records, args.svg, "Partials per half against the mismatch budget")
-    elif args.experiment == "mitm_vs_beam":
+    elif experiment == "mitm_vs_beam":
         df, note = vs_beam(records)
         figure_vs_beam(df, args.svg)
     else:
         df, note = wall(records)
         figure_wall(df, args.svg)
-    write_table(df, args.csv, args.html, title=f"{args.experiment}: {title[args.experiment]}", note=note)
-    write_table(rounds, args.rounds_csv, args.rounds_html, title=f"{args.experiment}: round by round",
+    write_table(df, args.csv, args.html, title=f"{experiment}: {title[experiment]}", note=note)
+    write_table(rounds, args.rounds_csv, args.rounds_html, title=f"{experiment}: round by round",
                 note="One row per budget b of each job (volatile columns: time, cpu, peak RSS).")
-    if args.experiment == "mitm_wall":
+    if experiment == "mitm_wall":
         figure_wall_memory(df, args.memory_svg, limit)
     else:
-        figure_memory(records, args.memory_svg, limit, f"Memory per budget: {title[args.experiment]}")
+        figure_memory(records, args.memory_svg, limit, f"Memory per budget: {title[experiment]}")
 
 
-__all__ = ["report", "load", "growth", "independent", "bench", "vs_beam", "wall", "rounds_table"]
+__all__ = ["report", "parse_job", "load", "growth", "independent", "bench", "vs_beam", "wall", "rounds_table"]

@@ -8,11 +8,25 @@ import numpy as np
 import pytest
 
 from conftest import corpus
-from puzzlelab.edgematch.board import Board, board_from_json, board_to_json, format_board_text, load_board, \
-    load_boards, parse_board_text
+from puzzlelab.edgematch.board import (
+    Board,
+    board_from_json,
+    board_to_json,
+    format_board_text,
+    load_board,
+    load_boards,
+    parse_board_text,
+)
 from puzzlelab.edgematch.generate import _canonical, default_colors, generate
-from puzzlelab.edgematch.hints import e2_hint_cells, hints_from_board, is_official, load_hints, official_hints, \
-    resolve_hints, write_hints
+from puzzlelab.edgematch.hints import (
+    e2_hint_cells,
+    hints_from_board,
+    is_official,
+    load_hints,
+    official_hints,
+    resolve_hints,
+    write_hints,
+)
 from puzzlelab.edgematch.puzzle import format_brendan, format_e2pieces, load_puzzle, parse_puzzle
 from puzzlelab.edgematch.score import check_board, mismatch_cells, score_board
 from puzzlelab.lab.errors import InputError
@@ -216,8 +230,8 @@ def test_hints_file_round_trip_and_resolution(tmp_path):
 
 def test_cli_generate_score_show(tmp_path, run_cli):
     puz, sol, hints = tmp_path / "p.txt", tmp_path / "s.json", tmp_path / "h.txt"
-    code, out, err = run_cli("edgematch", "generate", "--size", "6", "--seed", "7", "--out", puz,
-                             "--solution", sol, "--hints-out", hints)
+    code, out, err = run_cli("edgematch", "generate", "--size", "6", "--seed", "7", "--puzzle-out", puz,
+                             "--solution-out", sol, "--hints-out", hints)
     assert code == 0, err
     code, out, err = run_cli("edgematch", "score", puz, sol, "--hints", "all", "--hints-file", hints, "--json")
     assert code == 0, err

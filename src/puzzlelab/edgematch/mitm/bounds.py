@@ -12,22 +12,45 @@ Profile index: ``sum(right[k] * C**k for k < rows) + down * C**rows`` with C col
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
-from numba import njit
+
+from ...lab.jit import allocating_kernel, inline_kernel
 
 INF = 255  # "no filling possible": larger than any budget
 
 
-@njit(cache=True)
+class Grid(NamedTuple):
+    """The candidates of a half (or of a virtual half), cell t = column * rows + row: their colours."""
+
+    rows: int
+    width: int
+    ncol: int
+    ptr: np.ndarray  # (n + 1,) candidates of cell t: ptr[t]:ptr[t + 1]
+    u: np.ndarray
+    r: np.ndarray
+    d: np.ndarray
+    l: np.ndarray  # noqa: E741 - the left side, like u, r, d
+
+
+def grid_of(half, ncol: int) -> Grid:
+    """The grid of a `band.Half`."""
+    return Grid(half.rows, half.width, ncol, half.cand_ptr, half.cand_u, half.cand_r, half.cand_d, half.cand_l)
+
+
+@inline_kernel
 def mis(a, b):
     """1 when two touching edge colours do not match (grey, colour 0, never matches inside the board)."""
     return 0 if (a == b and a != 0) else 1
 
 
-@njit(cache=True)
-def fill_bounds(rows, width, ncol, cand_ptr, cand_u, cand_r, cand_d, cand_l, cost, unit, cap, lb):
+@allocating_kernel
+def fill_bounds(grid, cost, unit, cap, lb):
     """Fill ``lb`` (n + 1, C**(rows + 1)) backwards: a mismatch costs `unit`, candidate q costs
     `cost[q]` on top (its fixed-neighbour mismatches times `unit`, plus any penalty), saturated at `cap`."""
+    rows, width, ncol = grid.rows, grid.width, grid.ncol
+    cand_ptr, cand_u, cand_r, cand_d, cand_l = grid.ptr, grid.u, grid.r, grid.d, grid.l
     n = rows * width
     pw = np.empty(rows + 2, np.int64)
     pw[0] = 1
@@ -97,16 +120,18 @@ def fill_bounds(rows, width, ncol, cand_ptr, cand_u, cand_r, cand_d, cand_l, cos
                     cur[base + a * pw[i] + b * pw[rows]] = val
 
 
-def suffix_bounds(rows, width, ncol, cand_ptr, cand_u, cand_r, cand_d, cand_l, static) -> np.ndarray:
+def suffix_bounds(grid: Grid, static: np.ndarray) -> np.ndarray:
     """The table ``lb`` of shape (n + 1, C**(rows + 1)), uint8 mismatches, saturated at INF."""
-    lb = np.zeros((rows * width + 1, ncol ** (rows + 1)), np.uint8)
-    fill_bounds(rows, width, ncol, cand_ptr, cand_u, cand_r, cand_d, cand_l, static.astype(np.int64), 1, INF, lb)
+    lb = np.zeros((grid.rows * grid.width + 1, grid.ncol ** (grid.rows + 1)), np.uint8)
+    fill_bounds(grid, static.astype(np.int64), 1, INF, lb)
     return lb
 
 
-@njit(cache=True)
-def trace_counts(rows, width, ncol, cand_ptr, cand_u, cand_r, cand_d, cand_l, cost, unit, cand_bit, lb, counts):
+@allocating_kernel
+def trace_counts(grid, cost, unit, cand_bit, lb, counts):
     """Follow one optimal relaxed filling from the empty profile; counts[bit] += uses of each piece."""
+    rows, width, ncol = grid.rows, grid.width, grid.ncol
+    cand_ptr, cand_u, cand_r, cand_d, cand_l = grid.ptr, grid.u, grid.r, grid.d, grid.l
     n = rows * width
     pw = np.empty(rows + 2, np.int64)
     pw[0] = 1
@@ -156,4 +181,5 @@ def start_bound(lb: np.ndarray) -> int:
     return int(lb[0, 0])
 
 
-__all__ = ["INF", "mis", "fill_bounds", "suffix_bounds", "trace_counts", "table_bytes", "start_bound"]
+__all__ = ["INF", "Grid", "grid_of", "mis", "fill_bounds", "suffix_bounds", "trace_counts", "table_bytes",
+           "start_bound"]
