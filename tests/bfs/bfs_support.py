@@ -30,9 +30,9 @@ def layers(spec: str, **kw) -> list[int]:
         return res.layers
 
 
-def eight_puzzle_search():
+def eight_puzzle_search(tags: str = "auto"):
     """The whole 8-puzzle space, layers kept (a module fixture of the tests that need it)."""
-    return search(make_domain("sliding:3x3"), progress=False, memory_budget="256M")
+    return search(make_domain("sliding:3x3"), progress=False, memory_budget="256M", tags=tags)
 
 
 class Collatz(Domain):

@@ -10,6 +10,7 @@ import pytest
 from bfs_support import A089484, A092113_ROWS, layers
 
 from puzzlelab.bfs.engine import search
+from puzzlelab.bfs.published import A089484 as PUBLISHED
 from puzzlelab.domains import make_domain
 from puzzlelab.lab.results import split_volatile
 
@@ -27,13 +28,14 @@ def test_small_budget_spills_to_files_and_cleans_up(tmp_path):
 
 def test_spilling_does_not_depend_on_the_codec_threads(tmp_path):
     """What spills (and so the artifact) is the same with and without codec threads."""
-    out = []
-    for threads in (1, 2):
-        with search(make_domain("sliding:4x4"), max_depth=19, memory_budget="24M", chunk_states=20000,
-                    workdir=tmp_path, progress=False, threads=threads) as res:
-            assert res.layers == A089484 and res.spilled_bytes > 0
-            out.append(split_volatile(res.to_json())[0])
-    assert out[0] == out[1]
+    for spec, depth, budget, frontier in (("sliding:4x4", 21, "20M", True), ("sliding:4x4:packed", 19, "18M", False)):
+        out = []
+        for threads in (1, 2):
+            with search(make_domain(spec), max_depth=depth, memory_budget=budget, chunk_states=20000,
+                        workdir=tmp_path, progress=False, threads=threads, frontier=frontier) as res:
+                assert res.layers == list(PUBLISHED[: depth + 1]) and res.spilled_bytes > 0
+                out.append(split_volatile(res.to_json())[0])
+        assert out[0] == out[1]
 
 
 def test_budget_too_small_is_a_clear_error(run_cli, tmp_path):

@@ -289,15 +289,15 @@ class KeyWriter:
             fut = _Done(self.store.codec.encode_keys(keys, self.le, self.store.width))
         else:
             fut = self.pool.submit(self.store.codec.encode_keys, keys, self.le, self.store.width)
-        self.pending.append((fut, n, (self.keys, self.tags)))
+        self.pending.append((fut, n, (self.keys, self.tags), tuple(int(w) for w in keys[0])))
         while not self.free:
             self._drain_one()
         self.keys, self.tags = self.free.pop()
 
     def _drain_one(self) -> None:
-        fut, n, bufs = self.pending.pop(0)
+        fut, n, bufs, first = self.pending.pop(0)
         payload = fut.result()
-        self.store.append_encoded(payload, n, bufs[1][:n] if self.store.tagged else None)
+        self.store.append_encoded(payload, n, bufs[1][:n] if self.store.tagged else None, first_key=first)
         self.free.append(bufs)
 
     def flush(self) -> None:
