@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import math
 import os
 import re
@@ -62,14 +63,14 @@ from puzzlelab.lab.sizes import current_rss_bytes, format_size, parse_size, peak
 
 from .codec import DEFAULT_CODEC, Codec, block_records
 from .domain import NO_MOVE, uses_move_tags
-from .expand import chunk_for
+from .expand import RowChunk, chunk_class
 from .keys import ORDERS, nwords, rows_to_keys, sort_unique
-from .merge import KeySource, KeyWriter, merge, merge_bytes
+from .merge import ArraySource, KeySource, KeyWriter, merge, merge_bytes
 from .parents import SolutionPath, path_json, rebuild_path, rebuild_path_by_moves
 from .storage import BudgetError, MemoryBudget, RecordStore
 
 TAG_KINDS = ("auto", "move", "parent-hash")
-MAX_CHUNK = 1 << 22
+MAX_CHUNK = 1 << 24
 MIN_CHUNK = 1024
 RUN_DIR_PREFIX = "puzzlelab-bfs-"
 
@@ -206,16 +207,8 @@ def limit_heap_growth() -> None:
         libc.mallopt(-1, 1 << 20)  # M_TRIM_THRESHOLD
 
 
-def per_child_bytes(width: int) -> int:
-    """Working bytes per generated child: the row, parent index, move, keys + tags and their scratch."""
-    k = nwords(width)
-    return width + 8 + 1 + 2 * (8 * k + 1)
-
-
-def plan_chunk(domain, budget: int, chunk_states: int | None) -> tuple[int, int]:
-    """(parents per chunk, bytes reserved for one chunk's expansion)."""
-    width = int(domain.width)
-    per_parent = width + 1 + int(domain.max_children) * per_child_bytes(width)
+def plan_chunk(domain, budget: int, chunk_states: int | None, per_parent: int) -> tuple[int, int]:
+    """(parents per chunk, bytes reserved for one chunk's expansion): a third of the budget by default."""
     if chunk_states is None:
         chunk_states = max(MIN_CHUNK, min(MAX_CHUNK, (budget // 3) // per_parent))
     chunk_states = int(chunk_states)
@@ -259,6 +252,8 @@ class _Plan:
     chunk_bytes: int  # bytes reserved for one chunk's expansion
     writer_bytes: int  # bytes of one KeyWriter
     prefetch: bool  # merges account a decoded block ahead per input (whether or not a pool decodes it)
+    chunk_kind: type = RowChunk  # how a chunk of parents is expanded (expand.py)
+    tail_in_memory: bool = False  # a depth's last chunk goes to the merge without being encoded
     frontier: bool = False  # merge new states with the last layer(s) only (reversible domains)
     bipartite: bool = False  # frontier search: a child is never in its parent's layer
     move_tags: bool = False  # tags are the moves that produced the states (else their parents' hashes)
@@ -288,9 +283,11 @@ def _plan(domain, budget: int, order: str, chunk_states: int | None, frontier: b
     width = int(domain.width)
     k = nwords(width)
     block = block_records(width)
-    chunk, chunk_bytes = plan_chunk(domain, budget, chunk_states)
+    kind = chunk_class(domain, move_tags, order == "le")
+    per_parent = kind.bytes_per_parent(width, int(domain.max_children))
+    chunk, chunk_bytes = plan_chunk(domain, budget, chunk_states, per_parent)
     modes = {"frontier": frontier, "bipartite": frontier and bool(getattr(domain, "bipartite", False)),
-             "move_tags": move_tags}
+             "move_tags": move_tags, "chunk_kind": kind}
     plan = None
     # The buffers of codec threads are accounted whether or not threads run, so the memory account
     # (and with it what spills, and the artifact) does not depend on the thread count; only a budget
@@ -299,7 +296,10 @@ def _plan(domain, budget: int, order: str, chunk_states: int | None, frontier: b
         writer = KeyWriter.bytes_needed(block, k, width, 2 if prefetch else 0)
         plan = _Plan(width, k, order == "le", block, chunk, chunk_bytes, writer, prefetch, **modes)
         if budget >= plan_need(plan):
-            return plan
+            # the last chunk waits for the merge in memory when the budget holds both
+            tail = budget >= chunk_bytes + plan.merge_need(plan.old_layers + 2, plan.merge_writers,
+                                                           old=plan.old_layers)
+            return dataclasses.replace(plan, tail_in_memory=tail)
     need = plan_need(plan)
     raise BudgetError(f"memory budget {format_size(budget)} is too small for {domain.name} (width {width} "
                       f"bytes): a chunk of {chunk:,} states and the merge buffers need at least {format_size(need)}")
@@ -442,7 +442,7 @@ class _Layered:
         result.layers.append(layer.count)
         self.found_bytes = layer.rows_bytes
         depth = 0
-        bar = Progress(None if max_depth is None else max_depth, f"bfs {self.domain.name}", unit="depth",
+        bar = Progress(None if max_depth is None else max_depth + 1, f"bfs {self.domain.name}", unit="depth",
                        interval_s=math.inf, enabled=progress)
         self.record_depth(bar, depth, layer, visited, time.perf_counter())
         if keep_layers:
@@ -465,26 +465,31 @@ class _Layered:
                     break
                 t_depth = time.perf_counter()
                 # a frontier layer is read again as an old input of the next merge(s)
-                runs, children = self.expand_layer(layer, depth, consume=not keep_layers and not plan.frontier)
+                runs, tail, children = self.expand_layer(layer, depth,
+                                                         consume=not keep_layers and not plan.frontier)
                 t_merge = time.perf_counter()
                 run_bytes = sum(r.stored_bytes for r in runs)
-                result.runs += len(runs)
+                result.runs += len(runs) + (tail is not None)
                 result.children += children
                 result.run_bytes += run_bytes
                 depth += 1
-                if plan.frontier:
-                    old = [s for s in ([prev] if plan.bipartite else [prev, layer]) if s is not None]
-                    runs = self.cascade(runs, depth - 1, len(old), 1)
-                    new_layer = self.merge_frontier(old, runs, depth)
-                    if prev is not None and not keep_layers:
-                        prev.close()
-                    prev, layer = layer, new_layer
-                    self.found_bytes += layer.rows_bytes
-                else:
-                    if not keep_layers:
-                        layer.close()
-                    runs = self.cascade(runs, depth - 1, 1, 2)
-                    visited, layer = self.merge_visited(visited, runs, depth)
+                try:
+                    if plan.frontier:
+                        old = [s for s in ([prev] if plan.bipartite else [prev, layer]) if s is not None]
+                        runs = self.cascade(runs, depth - 1, len(old), 1, tail is not None)
+                        new_layer = self.merge_frontier(old, runs, tail, depth)
+                        if prev is not None and not keep_layers:
+                            prev.close()
+                        prev, layer = layer, new_layer
+                        self.found_bytes += layer.rows_bytes
+                    else:
+                        if not keep_layers:
+                            layer.close()
+                        runs = self.cascade(runs, depth - 1, 1, 2, tail is not None)
+                        visited, layer = self.merge_visited(visited, runs, tail, depth)
+                finally:
+                    if tail is not None:  # the last chunk's buffers, held since the expansion
+                        mem.release(plan.chunk_bytes)
                 result.layers.append(layer.count)
                 if keep_layers:
                     result.layer_stores.append(layer)
@@ -502,14 +507,21 @@ class _Layered:
             if prev is not None:
                 prev.close()
 
-    def merge_visited(self, visited: RecordStore, runs: list[RecordStore], depth: int):
+    def new_sources(self, runs: list[RecordStore], tail) -> list:
+        """Merge inputs of the new states: the stored runs, and the last chunk still in memory."""
+        sources = [self.source(r) for r in runs]
+        if tail is not None:
+            sources.append(ArraySource(tail[0], tail[1], self.plan.block))
+        return sources
+
+    def merge_visited(self, visited: RecordStore, runs: list[RecordStore], tail, depth: int):
         """One streaming merge of the runs with the visited set: (new visited set, new layer)."""
         new_visited = self.store(f"visited-{depth}", tagged=False)
         new_layer = self.store(f"layer-{depth}", tagged=True)
-        sources = [self.source(visited)] + [self.source(r) for r in runs]
+        sources = [self.source(visited)] + self.new_sources(runs, tail)
         need = self.plan.merge_need(len(sources), 2)
         self.mem.reserve(need, f"merging {len(sources)} sorted runs")
-        merge(sources, [True] + [False] * len(runs), self.plan.block, self.plan.nwords,
+        merge(sources, [True] + [False] * (len(sources) - 1), self.plan.block, self.plan.nwords,
               self.writer(new_visited, pool=self.pool), self.writer(new_layer, on_block=self.watch, pool=self.pool))
         self.mem.release(need)
         visited.close()
@@ -517,13 +529,14 @@ class _Layered:
             r.close()
         return new_visited, new_layer
 
-    def merge_frontier(self, old: list[RecordStore], runs: list[RecordStore], depth: int) -> RecordStore:
+    def merge_frontier(self, old: list[RecordStore], runs: list[RecordStore], tail, depth: int) -> RecordStore:
         """One streaming merge of the runs with the last layer(s): the new layer (states in none of them)."""
         new_layer = self.store(f"layer-{depth}", tagged=True)
-        sources = [self.source(s, consume=False) for s in old] + [self.source(r) for r in runs]
+        sources = [self.source(s, consume=False) for s in old] + self.new_sources(runs, tail)
         need = self.plan.merge_need(len(sources), 1, old=len(old))
         self.mem.reserve(need, f"merging {len(sources)} sorted runs")
-        merge(sources, [True] * len(old) + [False] * len(runs), self.plan.block, self.plan.nwords, None,
+        merge(sources, [True] * len(old) + [False] * (len(sources) - len(old)), self.plan.block, self.plan.nwords,
+              None,
               self.writer(new_layer, on_block=self.watch, pool=self.pool))
         self.mem.release(need)
         for r in runs:
@@ -554,33 +567,44 @@ class _Layered:
         }
         self.result.depths.append(rec)
         bits = 8 * seen_bytes / max(1, seen)
-        bar.update(1)
-        bar.line(f"depth {depth}: {layer.count:,} new, {seen:,} visited ({bits:.2f} bits/state), "
-                 f"spilled {format_size(mem.spilled_bytes)}, rss {format_size(current_rss_bytes())}")
+        note = (f"depth {depth}: {layer.count:,} new, {seen:,} visited ({bits:.2f} bits/state), "
+                f"spilled {format_size(mem.spilled_bytes)}, rss {format_size(current_rss_bytes())}")
+        bar.update(1, note=note)  # writes the line itself at the last depth
+        if bar.total is None or bar.count < bar.total:
+            bar.line(note)
 
-    def expand_layer(self, layer: RecordStore, depth: int, consume: bool) -> tuple[list[RecordStore], int]:
-        """Expand every state of `layer` chunk by chunk; returns (sorted deduplicated runs, children)."""
+    def expand_layer(self, layer: RecordStore, depth: int, consume: bool):
+        """Expand every state of `layer` chunk by chunk: (sorted deduplicated runs, the last chunk's
+        (keys, tags) when it stays in memory for the merge, children generated).
+
+        A last chunk kept in memory keeps the chunk's reservation; the caller releases it."""
         plan, mem = self.plan, self.mem
         runs: list[RecordStore] = []
         children_total = 0
-        need = plan.chunk_bytes + plan.writer_bytes + plan.block * plan.width
-        mem.reserve(need, f"one chunk of {plan.chunk:,} states")
+        extra = plan.writer_bytes + plan.block * plan.width
+        mem.reserve(plan.chunk_bytes + extra, f"one chunk of {plan.chunk:,} states")
+        held = False
         try:
-            chunk = chunk_for(self.domain, plan, min(plan.chunk, max(1, layer.count)))
+            chunk = plan.chunk_kind(self.domain, plan, min(plan.chunk, max(1, layer.count)))
 
-            def flush() -> None:
+            def flush(last: bool):
                 nonlocal children_total
                 keys, tags, m = chunk.children()
                 children_total += m
                 if m == 0:
-                    return
+                    return None
+                if last and plan.tail_in_memory:
+                    return keys, tags
                 run = self.store(f"run-{depth}-{len(runs)}", tagged=True)
                 w = self.writer(run, pool=self.pool)
                 w.append(keys, tags)
                 w.flush()
                 runs.append(run)
+                return None
 
-            for i in range(len(layer.blocks)):
+            tail = None
+            nblocks = len(layer.blocks)
+            for i in range(nblocks):
                 items, tags = chunk.read(layer, i)
                 if consume:
                     layer.drop(i)
@@ -590,18 +614,21 @@ class _Layered:
                     chunk.add(items, tags, off, take)
                     off += take
                     if chunk.filled == chunk.capacity:
-                        flush()
+                        tail = flush(i == nblocks - 1 and off == items.shape[0])
             if chunk.filled:
-                flush()
+                tail = flush(True)
+            held = tail is not None
         finally:
-            mem.release(need)
-        return runs, children_total
+            mem.release(extra if held else plan.chunk_bytes + extra)
+        return runs, tail, children_total
 
-    def cascade(self, runs: list[RecordStore], depth: int, old: int, writers: int) -> list[RecordStore]:
-        """Merge runs in groups until one merge with the `old` known stores fits in the budget."""
+    def cascade(self, runs: list[RecordStore], depth: int, old: int, writers: int, tail: bool) -> list[RecordStore]:
+        """Merge runs in groups until one merge with the `old` known stores (and the in-memory last
+        chunk, `tail`) fits in what the budget has left."""
         plan, mem = self.plan, self.mem
+        room = mem.capacity - (plan.chunk_bytes if tail else 0)
         fan_in = 1  # the largest number of runs that merge with the known stores inside the budget
-        while fan_in < len(runs) and plan.merge_need(fan_in + 1 + old, writers, old=old) <= mem.capacity:
+        while fan_in < len(runs) and plan.merge_need(fan_in + 1 + old + tail, writers, old=old) <= room:
             fan_in += 1
         size = max(2, fan_in)  # runs merged together per group in a cascade level
         level = 0

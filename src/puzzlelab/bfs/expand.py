@@ -18,11 +18,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from .keys import PACKED_MAX_WIDTH, row_hash8, sort_unique_children, sort_unique_rows, unpack_sorted
+from .keys import PACKED_MAX_WIDTH, nwords, row_hash8, sort_unique_children, sort_unique_rows, unpack_sorted
 
 
 class RowChunk:
     """Parents as rows; `domain.expand` builds the children; tags = the parents' hashes."""
+
+    @staticmethod
+    def bytes_per_parent(width: int, max_children: int) -> int:
+        """Bytes one parent of a chunk takes: its row and tag, and its children's arrays while sorted."""
+        k = nwords(width)
+        return width + 1 + max_children * (width + 8 + 1 + 2 * (8 * k + 1))
 
     def __init__(self, domain, plan, capacity: int):
         self.domain = domain
@@ -61,6 +67,11 @@ class RowChunk:
 class TaggedChunk(RowChunk):
     """Parents as rows; children and their tags land in reused buffers (expand_moves or expand_into)."""
 
+    @staticmethod
+    def bytes_per_parent(width: int, max_children: int) -> int:
+        sort = 8 + 8 + 1 if width <= PACKED_MAX_WIDTH else 2 * (8 * nwords(width) + 1) + 8
+        return width + 1 + max_children * (width + 1 + sort)
+
     def __init__(self, domain, plan, capacity: int):
         super().__init__(domain, plan, capacity)
         self.into = domain.expand_moves if plan.move_tags else domain.expand_into
@@ -81,6 +92,10 @@ class TaggedChunk(RowChunk):
 
 class PackedChunk(RowChunk):
     """Parents as the integers of their keys; children as `child << 8 | move` words (expand_packed)."""
+
+    @staticmethod
+    def bytes_per_parent(width: int, max_children: int) -> int:
+        return 8 + 1 + max_children * (8 + 8 + 1)
 
     def __init__(self, domain, plan, capacity: int):
         self.domain = domain
@@ -110,11 +125,10 @@ class PackedChunk(RowChunk):
         return self.out_keys[:u], self.out_tags[:u], m
 
 
-def chunk_for(domain, plan, capacity: int) -> RowChunk:
-    """The fastest way this domain can be expanded under this plan."""
-    if (plan.move_tags and plan.le and plan.width <= PACKED_MAX_WIDTH
-            and getattr(domain, "expand_packed", None) is not None):
-        return PackedChunk(domain, plan, capacity)
-    if plan.move_tags or getattr(domain, "expand_into", None) is not None:
-        return TaggedChunk(domain, plan, capacity)
-    return RowChunk(domain, plan, capacity)
+def chunk_class(domain, move_tags: bool, le: bool) -> type[RowChunk]:
+    """The fastest way this domain can be expanded with these tags and key order."""
+    if move_tags and le and int(domain.width) <= PACKED_MAX_WIDTH and getattr(domain, "expand_packed", None):
+        return PackedChunk
+    if move_tags or getattr(domain, "expand_into", None) is not None:
+        return TaggedChunk
+    return RowChunk

@@ -26,9 +26,15 @@ MAX_CHUNK = 1 << 20
 
 @inline_kernel
 def _hash(keys, i):
+    """splitmix64's finaliser over the words: every key bit reaches the low bits (the slot index),
+    also for keys whose low bits are always zero (the padding of narrow states)."""
     h = np.uint64(0x9E3779B97F4A7C15)
     for w in range(keys.shape[1]):
-        h = (h ^ keys[i, w]) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= keys[i, w]
+        h ^= h >> np.uint64(30)
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(27)
+        h *= np.uint64(0x94D049BB133111EB)
         h ^= h >> np.uint64(31)
     return h
 
