@@ -15,7 +15,11 @@ from snakemake.utils import min_version, validate
 from puzzlelab.lab.configcheck import check as check_config
 from puzzlelab.lab.configcheck import workflow_files
 from puzzlelab.lab.locks import clear_stale_locks, record_owner
-from puzzlelab.lab.snakemake_support import last_run_config, report_of_last_run
+from puzzlelab.lab.snakemake_support import (
+    last_run_config,
+    prepare_report_folder,
+    report_of_last_run,
+)
 
 min_version("9.0")
 
@@ -36,6 +40,7 @@ if _problems:
 if report_of_last_run(sys.argv, _files, _overrides):
     config.clear()
     config.update(last_run_config())
+prepare_report_folder(sys.argv)
 validate(config, str(SCHEMA))
 
 # A run that was killed (SIGKILL, a closed terminal, a lost node) left its lock: rerunning the same

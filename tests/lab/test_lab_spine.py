@@ -262,3 +262,15 @@ def test_readme_measured_figures_are_generated():
 
     assert readme.current(REPO / "README.md") == readme.block(REPO / "reference")
     assert len((REPO / "README.md").read_text().splitlines()) < 400
+
+
+def test_config_text_that_could_break_the_report_is_refused(tmp_path):
+    f = _overlay(tmp_path, 'corpora_dir: "</script><b>x"\n')
+    (problem,) = configcheck.check([BASE, f], SCHEMA)
+    assert problem.startswith(f"{f}:1: corpora_dir: ") and "HTML report" in problem
+
+
+def test_usage_errors_are_one_line():
+    outcome = run_forked(["bfs", "layers", "sliding:3x3", "--no-such-option"])
+    assert outcome.code == 2
+    assert outcome.stderr.decode().count("\n") == 1 and "--no-such-option" in outcome.stderr.decode()

@@ -95,8 +95,27 @@ def _dotted(path) -> str:
     return ".".join(str(p) for p in path) or "the top level"
 
 
+UNSAFE = set('<>&"`') | {chr(c) for c in range(32)}
+
+
+def _unsafe_strings(obj, path: tuple = ()):
+    """Key paths of strings with characters that have a meaning in HTML or a shell line."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _unsafe_strings(v, path + (k,))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _unsafe_strings(v, path + (i,))
+    elif isinstance(obj, str) and UNSAFE & set(obj):
+        yield path, obj
+
+
 def _problems(config: dict, schema: dict, located: _Located) -> list[str]:
     out = []
+    for path, text in _unsafe_strings(config):
+        name, line = located.find(path)
+        out.append(str(InputError(f"{_dotted(path)}: {quote(text)} contains < > & \" ` or a control character; "
+                                  "config text reaches shell lines and the HTML report", name, line)))
     validator = Draft202012Validator(schema)
     for err in sorted(validator.iter_errors(config), key=lambda e: [str(p) for p in e.absolute_path]):
         path = tuple(err.absolute_path)

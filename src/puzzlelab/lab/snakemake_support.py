@@ -49,6 +49,23 @@ def determinism_resource(config: dict, producers: Sequence[str], key: str) -> in
 EFFECTIVE_CONFIG = Path("results/.config/effective.json")
 
 
+def report_path(argv: Sequence[str]) -> Path | None:
+    """The file `snakemake --report FILE` (or `--report=FILE`) will write, or None."""
+    for i, a in enumerate(argv):
+        if a.startswith("--report="):
+            return Path(a.split("=", 1)[1])
+        if a == "--report" and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+            return Path(argv[i + 1])
+    return None
+
+
+def prepare_report_folder(argv: Sequence[str]) -> None:
+    """`snakemake --report reports/report.html` writes into reports/: make the folder (only then)."""
+    target = report_path(argv)
+    if target is not None and target.suffix in (".html", ".zip"):
+        target.parent.mkdir(parents=True, exist_ok=True)
+
+
 def report_of_last_run(argv: Sequence[str], files: Sequence[str], overrides: dict) -> bool:
     """Is this `snakemake --report` with no config of its own, after a run that recorded its config?"""
     report = any(a == "--report" or a.startswith("--report=") for a in argv)
