@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from bfs_support import A079761, A089473, A092113_ROWS, Collatz
 
+from puzzlelab.bfs import published
 from puzzlelab.bfs.domain import NO_MOVE
 from puzzlelab.bfs.domains.ranking import rank_of, rank_tables, unrank_into
 from puzzlelab.bfs.engine import search
@@ -18,7 +19,7 @@ from puzzlelab.domains import make_domain
 from puzzlelab.lab.errors import InputError
 from puzzlelab.lab.jit import kernel
 
-A079762 = [1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280, 276]  # QTM
+A079762 = list(published.A079762)  # the cube in quarter turns
 
 
 @pytest.mark.parametrize("spec, depth, expected", [

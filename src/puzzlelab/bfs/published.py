@@ -1,9 +1,9 @@
 """Published layer counts to check the searches against.
 
 The shared corpus file `bfs/reference_layer_counts.txt` (OEIS sequences, one per line:
-`name | source | values`) is the reference when present. A few OEIS sequences that file does not
-hold are embedded here, each checked against its OEIS page: the 15-puzzle counts, of which the
-pipeline runs a prefix.
+`name | source | values`) is the reference when present; the same OEIS sequences, and the
+15-puzzle's that the file does not hold, are embedded here (each checked against its OEIS page),
+so that searches are checked without the corpus too. Tests take their numbers from here.
 """
 
 from __future__ import annotations
@@ -41,11 +41,42 @@ A090164 = (1, 4, 10, 20, 38, 80, 174, 372, 762, 1540, 3072, 6196, 12356, 24516, 
 A090165 = (1, 3, 6, 14, 32, 66, 134, 280, 585, 1214, 2462, 4946, 9861, 19600, 38688, 76086, 148435, 288098, 554970,
            1062628, 2016814, 3800682, 7093209, 13127364, 24053454, 43657576, 78382622, 139237375)
 
+# OEIS A089473 / A089474 / A089483: the 8-puzzle, blank in a corner, the centre, mid-side (complete).
+A089473 = (1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878, 16993,
+           17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2)
+A089474 = (1, 4, 8, 8, 16, 32, 60, 72, 136, 200, 376, 512, 964, 1296, 2368, 3084, 5482, 6736, 11132, 12208, 18612,
+           18444, 24968, 19632, 22289, 13600, 11842, 4340, 2398, 472, 148)
+A089483 = (1, 3, 5, 10, 14, 28, 42, 80, 108, 202, 278, 524, 726, 1348, 1804, 3283, 4193, 7322, 8596, 13930, 14713,
+           21721, 19827, 25132, 18197, 18978, 9929, 7359, 2081, 878, 126, 2)
+# OEIS A079761 / A079762: the 2x2x2 cube in the half-turn and the quarter-turn metric (complete).
+A079761 = (1, 9, 54, 321, 1847, 9992, 50136, 227536, 870072, 1887748, 623800, 2644)
+A079762 = (1, 6, 27, 120, 534, 2256, 8969, 33058, 114149, 360508, 930588, 1350852, 782536, 90280, 276)
+# OEIS A092113, rows 4-9: pancake stacks of N at each number of flips (each row sums to N!).
+A092113 = {4: (1, 3, 6, 11, 3), 5: (1, 4, 12, 35, 48, 20), 6: (1, 5, 20, 79, 199, 281, 133, 2),
+           7: (1, 6, 30, 149, 543, 1357, 1903, 1016, 35), 8: (1, 7, 42, 251, 1191, 4281, 10561, 15011, 8520, 455),
+           9: (1, 8, 56, 391, 2278, 10666, 38015, 93585, 132697, 79379, 5804)}
+# OEIS A007664 (index = discs): start-to-goal moves of four-peg Hanoi (Frame-Stewart, optimal: Bousch 2014).
+A007664 = (0, 1, 3, 5, 9, 13, 17, 25, 33, 41, 49, 65, 81, 97, 113, 129, 161, 193, 225, 257, 289, 321, 385, 449,
+           513, 577, 641, 705, 769, 897, 1025)
+
 EMBEDDED = {
-    "sliding:4x4": Reference("15puzzle_blank_corner", "OEIS A089484 (embedded)", A089484),
-    "sliding:4x4:center": Reference("15puzzle_blank_center", "OEIS A090164 (embedded, partial)", A090164),
-    "sliding:4x4:edge": Reference("15puzzle_blank_midside", "OEIS A090165 (embedded, partial)", A090165),
+    "sliding:3x3": Reference("8puzzle_blank_corner", "OEIS A089473", A089473),
+    "sliding:3x3:center": Reference("8puzzle_blank_center", "OEIS A089474", A089474),
+    "sliding:3x3:edge": Reference("8puzzle_blank_midside", "OEIS A089483", A089483),
+    "sliding:4x4": Reference("15puzzle_blank_corner", "OEIS A089484", A089484),
+    "sliding:4x4:center": Reference("15puzzle_blank_center", "OEIS A090164 (a(0)..a(26))", A090164),
+    "sliding:4x4:edge": Reference("15puzzle_blank_midside", "OEIS A090165 (a(0)..a(27))", A090165),
+    "cube2:htm": Reference("2x2x2_cube_HTM", "OEIS A079761", A079761),
+    "cube2:qtm": Reference("2x2x2_cube_QTM", "OEIS A079762", A079762),
+    **{f"pancake:{n}": Reference(f"pancake_n{n}", f"OEIS A092113 row {n}", row) for n, row in A092113.items()},
 }
+HANOI = Reference("hanoi4_frame_stewart_moves", "OEIS A007664", A007664, kind="goal_depth")
+
+
+def published_domain(domain: str) -> str:
+    """The domain string whose published counts apply (the state encoding does not change them)."""
+    return domain[: -len(":packed")] if domain.endswith(":packed") else domain
+
 
 # corpus line name -> domain string
 CORPUS_NAMES = {
@@ -77,8 +108,10 @@ def read_reference_file(path: str | Path) -> dict[str, Reference]:
 
 
 def reference_for(domain: str, corpus: dict[str, Reference] | None) -> Reference | None:
-    """The published sequence to compare a domain's search with, or None."""
+    """The published sequence to compare a domain's search with, or None (the shared corpus file first,
+    then the sequences embedded here)."""
     corpus = corpus or {}
+    domain = published_domain(domain)
     for name, spec in CORPUS_NAMES.items():
         if spec == domain and name in corpus:
             return corpus[name]
@@ -89,6 +122,8 @@ def reference_for(domain: str, corpus: dict[str, Reference] | None) -> Reference
     if domain.startswith("hanoi4:") and "hanoi4_frame_stewart_moves" in corpus:
         ref = corpus["hanoi4_frame_stewart_moves"]
         return Reference(ref.name, ref.source, ref.values, kind="goal_depth")
+    if domain.startswith("hanoi4:"):
+        return HANOI
     return EMBEDDED.get(domain)
 
 
