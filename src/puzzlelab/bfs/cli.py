@@ -237,7 +237,9 @@ def _codecs(args) -> int:
     text = "\n".join([f"{data['domain']}: visited set of {last['states']:,} states, bits per state:"]
                      + [f"  {k:22s} {v:8.3f}" for k, v in sorted(last["codecs"].items())]
                      + [f"  {'bound (key space)':22s} {last['bound_key_bits']:8.3f}",
-                        f"  {'Elias-Fano':22s} {last['elias_fano_bits']:8.3f}"])
+                        f"  {'Elias-Fano':22s} {last['elias_fano_bits']:8.3f}"]
+                     + ([f"  {'bound (reachable)':22s} {last['bound_space_bits']:8.3f}"]
+                        if last["bound_space_bits"] is not None else []))
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0
 
