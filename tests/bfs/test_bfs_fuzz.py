@@ -91,7 +91,7 @@ def test_start_states(pick, data, glued):
             assert result["searched_depth"] == int(MAX_DEPTH) and not result["complete"]
 
 
-@pytest.mark.parametrize("state", ["-1,2,3,4,5,6,7,8,0", "-3", "-,1", "", " ", "0" * 100_000,
+@pytest.mark.parametrize("state", ["-1,2,3,4,5,6,7,8,0", "-3", "-,1", "--", "", " ", "0" * 100_000,
                                    "9" * 5000 + ",1,2,3,4,5,6,7,8"])
 def test_hostile_states_are_one_line_errors(state):
     outcome = run_forked(["bfs", "solve", "sliding:3x3", "--from", state, "--max-depth", MAX_DEPTH])
