@@ -42,7 +42,14 @@ def _domain_arg(p: argparse.ArgumentParser) -> None:
 
 def depth_limit(text: str) -> int | None:
     """An argparse type: a depth >= 0, or `all` (no limit: the whole space)."""
-    return None if text.strip().lower() == "all" else non_negative_int(text)
+    if text.strip().lower() == "all":
+        return None
+    try:
+        return non_negative_int(text)
+    except argparse.ArgumentTypeError:
+        from puzzlelab.lab.errors import quote
+
+        raise argparse.ArgumentTypeError(f"expected a depth >= 0 or 'all', got {quote(text)}") from None
 
 
 depth_limit.__name__ = "depth or 'all'"
