@@ -5,8 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..lab.cli_support import add_output_args, positive_float, positive_int
-from ..lab.errors import InputError
+from ..lab.cli_support import (
+    add_memory_budget_arg,
+    add_output_args,
+    add_timeout_arg,
+    add_work_limit_arg,
+    positive_float,
+    positive_int,
+)
+from ..lab.errors import InputError, quote
 
 
 def _solver_args(p: argparse.ArgumentParser, timeout_default: float | None = None) -> None:
@@ -15,10 +22,11 @@ def _solver_args(p: argparse.ArgumentParser, timeout_default: float | None = Non
     p.add_argument("--format", choices=sorted(FORMATS), help="force the input format (default: by extension/content)")
     p.add_argument("--max-solutions", type=positive_int, default=2, metavar="N",
                    help="stop after N solutions (default 2: enough to decide uniqueness)")
-    p.add_argument("--timeout", type=positive_float, default=timeout_default, metavar="S",
-                   help="wall-clock limit per puzzle in seconds (status `timeout`)")
-    p.add_argument("--work-limit", type=positive_int, metavar="N",
-                   help="reproducible limit per puzzle: line-solver work units (cells x (blocks+1) per line solved)")
+    add_timeout_arg(p, default=timeout_default, help="wall-clock limit per puzzle in seconds (status `timeout`)")
+    add_work_limit_arg(p, help="reproducible limit per puzzle: line-solver work units (cells x (blocks+1) per line "
+                               "solved)")
+    add_memory_budget_arg(p, help="memory the search state of one puzzle may take (e.g. 512M, 4G); a puzzle that "
+                                  "needs more is refused")
     p.add_argument("--no-probing", action="store_true", help="branch without probing (ablation)")
     p.add_argument("--naive", action="store_true", help="O(n) segment checks instead of prefix sums (ablation)")
     p.add_argument("--sweep", action="store_true", help="full row/column sweeps instead of the dirty-line queue (ablation)")
@@ -26,9 +34,11 @@ def _solver_args(p: argparse.ArgumentParser, timeout_default: float | None = Non
 
 
 def _options(args):
+    from ..lab.sizes import parse_size
     from .solver import Options
 
     return Options(max_solutions=args.max_solutions, timeout=args.timeout, work_limit=args.work_limit,
+                   memory_budget=parse_size(args.memory_budget),
                    probing=not args.no_probing, naive=args.naive, sweep=args.sweep,
                    cache_mb=0.0 if args.no_cache else 32.0)
 
@@ -159,9 +169,9 @@ def _chunk(items: list, spec: str | None) -> list:
     try:
         i, n = (int(x) for x in spec.split("/"))
     except ValueError:
-        raise InputError(f"--chunk {spec!r}: expected I/N, e.g. 2/8") from None
+        raise InputError(f"--chunk {quote(spec)}: expected I/N, e.g. 2/8") from None
     if not 1 <= i <= n:
-        raise InputError(f"--chunk {spec!r}: I must be between 1 and N")
+        raise InputError(f"--chunk {quote(spec)}: I must be between 1 and N")
     return items[(i - 1) * len(items) // n: i * len(items) // n]
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..lab import plots
-from ..lab.errors import InputError
+from ..lab.errors import InputError, quote
 from ..lab.tables import read_table, write_table
 
 DECIDED = ("unique", "multiple", "contradiction")
@@ -185,7 +185,7 @@ def ablation_tables(runs: list[str], out, plot_out) -> None:
         variant, _, files = spec.partition("=")
         res, _, tim = files.partition(",")
         if not variant or not res or not tim:
-            raise InputError(f"--runs {spec!r}: expected VARIANT=RESULT.csv,TIMING.csv")
+            raise InputError(f"--runs {quote(spec)}: expected VARIANT=RESULT.csv,TIMING.csv")
         frames.setdefault(variant, []).append((res, tim))
     data = {v: load_runs([a for a, _ in f], [b for _, b in f]) for v, f in frames.items()}
     if "base" not in data:

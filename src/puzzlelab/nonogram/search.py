@@ -18,7 +18,6 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import kernel
-
 from .linecache import lookup, pack, store
 from .linesolve import solve_line
 
@@ -496,7 +495,9 @@ def fill_layout(nrows, ncols, counts, flat, meta, blen, bcol, bslot, blo, bhi, n
 
     Block j's window: it starts after blocks 0..j-1 at their tightest (a gap only between equal
     colours) and ends before blocks j+1.. at theirs. Slots: the distinct colours of the line.
+    Returns the first line whose clue needs more cells than it has (its windows are empty), or -1.
     """
+    bad = -1
     pos = 0
     for line in range(nrows + ncols):
         k = counts[line]
@@ -537,4 +538,7 @@ def fill_layout(nrows, ncols, counts, flat, meta, blen, bcol, bslot, blo, bhi, n
                 x -= 1
             x -= blen[line, j]
             bhi[line, j] = x
+        if k > 0 and bhi[line, 0] < blo[line, 0] and bad < 0:
+            bad = line
         pos += k
+    return bad

@@ -8,20 +8,24 @@ alone solved it (`line_solvable`), up to `max_solutions` solutions and the searc
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from .model import Puzzle
+from ..lab.errors import InputError
+from ..lab.sizes import format_size
+from .model import MAX_COLORS, MAX_SIDE, Puzzle
 
+STAT_KEYS = ("line_solves", "work", "probes", "branches", "backtracks", "max_depth", "cache_hits", "sprints")
 CHUNK = 1 << 21  # line-solver work units per kernel call (a few ms) between clock checks
 
 
 @dataclass
 class Options:
     max_solutions: int = 2
+    memory_budget: int | None = 4 << 30  # bytes the search state may take; a bigger puzzle is refused
     timeout: float | None = None  # wall-clock seconds (not reproducible near the limit)
     work_limit: int | None = None  # line-solver work units (reproducible)
     probing: bool = True
@@ -58,10 +62,21 @@ def clue_arrays(p: Puzzle) -> tuple[np.ndarray, np.ndarray]:
     if cached is not None:
         return cached
     lines = list(p.rows) + list(p.cols)
+    if not 1 <= min(p.height, p.width) <= max(p.height, p.width) <= MAX_SIDE:
+        raise InputError(f"puzzle is {p.width}x{p.height}; each side must be from 1 to {MAX_SIDE} cells",
+                         p.source or None)
     counts = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
     # fromiter over a flat chain is 2-3x faster than np.array over the list of tuples
-    flat = np.fromiter(chain.from_iterable(chain.from_iterable(lines)), dtype=np.int64,
-                       count=2 * int(counts.sum())).reshape(-1, 2)
+    try:
+        flat = np.fromiter(chain.from_iterable(chain.from_iterable(lines)), dtype=np.int64,
+                           count=2 * int(counts.sum())).reshape(-1, 2)
+    except (OverflowError, TypeError, ValueError):
+        raise InputError("clues must be (length, colour) pairs of whole numbers", p.source or None) from None
+    # The kernels trust their inputs: lengths and colours are checked here, once per puzzle.
+    if len(flat) and not (1 <= flat[:, 0].min() and flat[:, 0].max() <= MAX_SIDE
+                          and 1 <= flat[:, 1].min() and flat[:, 1].max() < min(p.ncolors, MAX_COLORS)):
+        raise InputError(f"block lengths must be from 1 to {MAX_SIDE} and colours from 1 to {p.ncolors - 1}",
+                         p.source or None)
     return counts, flat
 
 
@@ -72,13 +87,19 @@ def prepare(p: Puzzle) -> Puzzle:
 
 
 def layout(p: Puzzle):
-    """The puzzle's clues as the arrays the kernels read (lines 0..R-1 are rows, then columns)."""
+    """The puzzle's clues as the arrays the kernels read (lines 0..R-1 are rows, then columns).
+
+    None when some line's clue cannot fit it (no picture satisfies the puzzle): decided from the
+    clue arrays alone, before any per-line array is sized by the longest clue.
+    """
     from .search import fill_layout
 
     R, C = p.height, p.width
     nlines = R + C
     counts, flat = clue_arrays(p)
     maxk = max(1, int(counts.max()))
+    if maxk > max(R, C):
+        return None  # more blocks than cells in some line
     maxslot = max(1, min(maxk, p.ncolors - 1))
     meta = np.zeros((nlines, 4), dtype=np.int64)
     # int32: these are padded to the longest clue (4.6 MB of fresh pages to fault in, as int64, on a
@@ -86,7 +107,8 @@ def layout(p: Puzzle):
     blen, bcol, bslot, blo, bhi = (np.zeros((nlines, maxk), dtype=np.int32) for _ in range(5))
     nslot = np.zeros(nlines, dtype=np.int64)
     slotcol = np.zeros((nlines, maxslot), dtype=np.int64)
-    fill_layout(R, C, counts, flat, meta, blen, bcol, bslot, blo, bhi, nslot, slotcol)
+    if fill_layout(R, C, counts, flat, meta, blen, bcol, bslot, blo, bhi, nslot, slotcol) >= 0:
+        return None  # a clue needs more cells than its line has
     maxn = max(R, C)
     ws = (
         np.zeros(maxn + 1, dtype=np.int64),  # cells
@@ -99,6 +121,17 @@ def layout(p: Puzzle):
         np.zeros((2, maxk), dtype=np.int64),  # block windows of the line being solved
     )
     return (meta, blen, bcol, bslot, nslot, slotcol, blo, bhi), ws
+
+
+def memory_needed(p: Puzzle, opts: Options) -> int:
+    """Bytes the search state of `solve` will allocate (an estimate from above, for the budget check)."""
+    ncell, nlines, maxn = p.height * p.width, p.height + p.width, max(p.height, p.width)
+    maxk = (maxn + 1) // 2 if p.is_bw else maxn
+    trail = 16 * (ncell * (p.ncolors + 1) + 16)
+    per_cell = 8 * 10 + opts.max_solutions
+    tables = 2 * (maxk + 1) * (maxn + 2) + 8 * (maxk + 4) * (maxn + 2) + 4 * 5 * nlines * min(maxk, 64)
+    searches = 2 if opts.portfolio and opts.probing else 1
+    return searches * (trail + per_cell * ncell + tables) + int(opts.cache_mb * (1 << 20))
 
 
 def initial_state(p: Puzzle, max_solutions: int, flags: int, cache_rows: int = 1):
@@ -189,11 +222,19 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
     opts = opts or Options()
     if opts.max_solutions < 1:
         raise ValueError("max_solutions must be at least 1")
+    if opts.memory_budget is not None and memory_needed(p, opts) > opts.memory_budget:
+        raise InputError(f"a {p.width}x{p.height} puzzle with {p.ncolors} colours needs about "
+                         f"{format_size(memory_needed(p, opts))}, more than the memory budget of "
+                         f"{format_size(opts.memory_budget)} (--memory-budget)", p.source or None)
     t0 = time.perf_counter()
     c0 = time.process_time()
     flags = (K.F_PROBING if opts.probing else 0) | (K.F_NAIVE if opts.naive else 0) | (K.F_SWEEP if opts.sweep else 0) \
         | (K.F_BALANCED if opts.balanced else 0)
-    pz, ws = layout(p)
+    laid = layout(p)
+    if laid is None:
+        return Result(status="contradiction", line_solvable=False, solutions=[], time_s=time.perf_counter() - t0,
+                      cpu_s=time.process_time() - c0, stats=dict.fromkeys(STAT_KEYS, 0) | {"winner": ""})
+    pz, ws = laid
     first = _Search(initial_state(p, opts.max_solutions, flags))
     first.pz, first.ws = pz, ws
     ctr = first.ctr

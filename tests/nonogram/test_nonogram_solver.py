@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from conftest import REPO, corpus
-
 from puzzlelab.nonogram.formats import load, load_one
 from puzzlelab.nonogram.generate import generate
 from puzzlelab.nonogram.linesolve import solve_line, windows
@@ -76,7 +75,7 @@ def test_line_solver_matches_enumeration():
         mk = max(1, k)
         slots = sorted({c for _, c in clue})
         lo, hi = windows(clue, n)
-        def arr(xs):
+        def arr(xs, mk=mk):
             xs = list(xs)
             return np.array(xs + [0] * (mk - len(xs)), dtype=np.int64)
 
@@ -159,7 +158,7 @@ def test_solving_is_deterministic():
     p = generate(25, 25, 0.5, 1, 1, seed=3)[0]
     a, b = solve(p), solve(p)
     assert a.status == b.status and a.stats == b.stats
-    assert all(np.array_equal(x, y) for x, y in zip(a.solutions, b.solutions))
+    assert all(np.array_equal(x, y) for x, y in zip(a.solutions, b.solutions, strict=True))
 
 
 # --- facts stated by the corpora ---------------------------------------------------------------------
