@@ -27,7 +27,7 @@ PROBE_CUR, PROBE_CHANGED, BEST_X, BEST_B, BEST_MIN, BEST_SUM, STAMP, ROOT, NODES
 MAXSOL, FLAGS, BR_X, BR_B, MAXDEPTH, BITS, HITS, PASS = range(23, 31)
 # adaptive probing: SPRINT nodes left without probing; WIN_N/WIN_FAIL probed nodes in the current window and how
 # many of them learnt nothing before branching; FOUND: the current node's probing learnt something.
-SPRINT, WIN_N, WIN_FAIL, FOUND, SPRINT_LEN, WINDOW, FAIL_PCT, SPRINTS, NCTR = range(31, 40)
+SPRINT, WIN_N, WIN_FAIL, FOUND, SPRINT_LEN, WINDOW, FAIL_PCT, SPRINTS, HAVE_ROOT, NCTR = range(31, 41)
 # modes of the search state machine
 M_PROP, M_NODE, M_ENTER, M_BACK = 0, 1, 2, 3
 # run() results (STALLED: propagation alone stopped at the root; the caller may set up the line cache)
@@ -461,6 +461,11 @@ def run(pz, ws, st):
             ctr[MODE] = M_ENTER
         elif mode == M_ENTER:
             d = ctr[DEPTH]
+            if d == 0 and ctr[HAVE_ROOT] == 0:  # the state probing reached at the root, for the SAT back-end
+                root = st[17]
+                for i in range(grid.shape[0]):
+                    root[i] = grid[i]
+                ctr[HAVE_ROOT] = 1
             ctr[NODES] += 1
             fx[d] = ctr[BR_X]
             fb[d] = ctr[BR_B]
