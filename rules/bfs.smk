@@ -35,7 +35,9 @@ if not BFS_HAVE_REFERENCE:
 
 localrules:
     bfs_layers_table,
+    bfs_depths_table,
     bfs_codecs_table,
+    bfs_codec_runs_table,
     bfs_dedup_table,
     bfs_budget_table,
     bfs_parents_table,
@@ -78,13 +80,6 @@ rule bfs_layers_table:
             subcategory="bfs_layers",
             caption="../report/bfs/layers.rst",
         ),
-        detail_csv="results/bfs_layers/layers_by_depth.csv",
-        detail_html=report(
-            "results/bfs_layers/layers_by_depth.html",
-            category=BFS_CATEGORY,
-            subcategory="bfs_layers",
-            caption="../report/bfs/layers_by_depth.rst",
-        ),
     log:
         "results/logs/bfs_layers/table.log",
     conda:
@@ -93,7 +88,30 @@ rule bfs_layers_table:
         reference=f"--reference {BFS_REFERENCE}" if BFS_HAVE_REFERENCE else "",
     shell:
         "puzzlelab bfs report layers {input.runs} {params.reference} --csv {output.csv} --html {output.html}"
-        " --detail-csv {output.detail_csv} --detail-html {output.detail_html} 2> {log}"
+        " 2> {log}"
+
+
+rule bfs_depths_table:
+    input:
+        runs=expand("results/bfs_layers/runs/{s}.json", s=sorted(BFS_LAYERS)),
+        reference=[str(BFS_REFERENCE)] if BFS_HAVE_REFERENCE else [],
+    output:
+        csv="results/bfs_layers/layers_by_depth.csv",
+        html=report(
+            "results/bfs_layers/layers_by_depth.html",
+            category=BFS_CATEGORY,
+            subcategory="bfs_layers",
+            caption="../report/bfs/layers_by_depth.rst",
+        ),
+    log:
+        "results/logs/bfs_layers/depths.log",
+    conda:
+        ENV
+    params:
+        reference=f"--reference {BFS_REFERENCE}" if BFS_HAVE_REFERENCE else "",
+    shell:
+        "puzzlelab bfs report depths {input.runs} {params.reference} --csv {output.csv} --html {output.html}"
+        " 2> {log}"
 
 
 register_experiment(
@@ -150,13 +168,6 @@ rule bfs_codecs_table:
             subcategory="bfs_codecs",
             caption="../report/bfs/codecs_visited.rst",
         ),
-        runs_csv="results/bfs_codecs/runs.csv",
-        runs_html=report(
-            "results/bfs_codecs/runs.html",
-            category=BFS_CATEGORY,
-            subcategory="bfs_codecs",
-            caption="../report/bfs/codecs_runs.rst",
-        ),
         svg=report(
             "results/bfs_codecs/bits_per_state.svg",
             category=BFS_CATEGORY,
@@ -168,8 +179,27 @@ rule bfs_codecs_table:
     conda:
         ENV
     shell:
-        "puzzlelab bfs report codecs {input} --csv {output.csv} --html {output.html}"
-        " --runs-csv {output.runs_csv} --runs-html {output.runs_html} --svg {output.svg} 2> {log}"
+        "puzzlelab bfs report codecs {input} --csv {output.csv} --html {output.html} --svg {output.svg}"
+        " 2> {log}"
+
+
+rule bfs_codec_runs_table:
+    input:
+        expand("results/bfs_codecs/runs/{s}.json", s=sorted(BFS_CODECS)),
+    output:
+        csv="results/bfs_codecs/runs.csv",
+        html=report(
+            "results/bfs_codecs/runs.html",
+            category=BFS_CATEGORY,
+            subcategory="bfs_codecs",
+            caption="../report/bfs/codecs_runs.rst",
+        ),
+    log:
+        "results/logs/bfs_codecs/runs_table.log",
+    conda:
+        ENV
+    shell:
+        "puzzlelab bfs report codec-runs {input} --csv {output.csv} --html {output.html} 2> {log}"
 
 
 register_experiment(

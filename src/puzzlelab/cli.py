@@ -12,6 +12,7 @@ import sys
 
 from . import __version__
 from .lab.cli_support import run_guarded
+from .lab.errors import one_line
 
 # (module, help) — order is the order of `puzzlelab --help`.
 ENGINES = [
@@ -24,8 +25,15 @@ ENGINES = [
 ]
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line (the usage itself is one `--help` away)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see: {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="puzzlelab", description="PuzzleLab: reproducible puzzle-search experiments.")
+    parser = OneLineParser(prog="puzzlelab", description="PuzzleLab: reproducible puzzle-search experiments.")
     parser.add_argument("--version", action="version", version=f"puzzlelab {__version__}")
     sub = parser.add_subparsers(dest="engine", metavar="ENGINE", required=True)
     for name, help_text in ENGINES:

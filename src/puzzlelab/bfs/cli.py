@@ -3,24 +3,58 @@
 from __future__ import annotations
 
 import argparse
+import re
 
-from puzzlelab.lab.cli_support import add_output_args
+from puzzlelab.lab.cli_support import (
+    add_memory_budget_arg,
+    add_output_args,
+    add_report_command,
+    non_negative_int,
+    positive_int,
+)
 
-DOMAIN_HELP = ("sliding:RxC[:center|:edge], cube2:htm|qtm, pancake:N, hanoi4:N or snakebird:LEVEL "
-               "(e.g. sliding:3x3, cube2:htm, pancake:10, hanoi4:8)")
+# bfs.codec.CODECS, without importing the codecs
+CODEC_NAMES = ("rowfilter-zstd", "zstd", "delta-zstd", "raw", "rowfilter", "gap-zstd", "gap")
+REPORT_TABLES = {
+    "layers": "layer counts of each search against the published ones",
+    "depths": "every depth of every search against the published count",
+    "codecs": "bits per state of the visited sets under every codec (--svg: the plot)",
+    "codec-runs": "bits per state of the frontier runs under every codec",
+    "dedup": "sort+merge against the hash-set baseline: CPU time, memory",
+    "budget": "one search under shrinking memory budgets (--svg: the plot)",
+    "parents": "1-byte parent hashes against full parents; cost of rebuilding paths",
+}
 
 
-def _search_args(p: argparse.ArgumentParser, max_depth: bool = True) -> None:
+def _domain_arg(p: argparse.ArgumentParser) -> None:
+    from puzzlelab.domains import DOMAIN_HELP
+
     p.add_argument("domain", metavar="DOMAIN", help=DOMAIN_HELP)
-    if max_depth:
-        p.add_argument("--max-depth", type=int, metavar="D", help="stop after depth D (default: the whole space)")
-    p.add_argument("--memory-budget", default="2G", metavar="SIZE",
-                   help="data kept in memory before spilling to --workdir (default 2G; e.g. 512M)")
+    # a value such as `-1,2,...` after --from is a value, not an option (the domain's reader rejects it)
+    p._negative_number_matcher = re.compile(r"^-(\d|[^\w-])")
+
+
+def _search_args(p: argparse.ArgumentParser) -> None:
+    _domain_arg(p)
+    p.add_argument("--max-depth", type=non_negative_int, metavar="D",
+                   help="stop after depth D (default: the whole space)")
+    add_memory_budget_arg(p, help="data kept in memory before spilling to --workdir (e.g. 512M, 2G; default 4G)")
     p.add_argument("--workdir", metavar="DIR", help="folder for spill files (default: the system temp folder)")
-    p.add_argument("--codec", default="rowfilter-zstd", choices=["rowfilter-zstd", "zstd", "delta-zstd", "raw", "rowfilter"],
-                   help="block codec of the sorted runs (default rowfilter-zstd)")
+
+
+def _engine_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--codec", default="auto", choices=("auto", *CODEC_NAMES),
+                   help="block codec of the sorted runs (default auto: gap-zstd for ranked boards, else "
+                        "rowfilter-zstd)")
     p.add_argument("--order", default="le", choices=["le", "be"], help="byte order of the sort key (default le)")
-    p.add_argument("--chunk-states", type=int, metavar="N", help="states expanded per chunk (default: from the budget)")
+    p.add_argument("--chunk-states", type=positive_int, metavar="N",
+                   help="states expanded per chunk (default: from the budget)")
+    p.add_argument("--frontier", action=argparse.BooleanOptionalAction, default=None,
+                   help="keep only the last layer(s) instead of the visited set (default: when every move of "
+                        "the domain can be undone)")
+    p.add_argument("--tags", default="auto", choices=["auto", "move", "parent-hash"],
+                   help="each state's byte: the move that produced it or its parent's hash (default auto: moves "
+                        "when the domain can undo them)")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +64,7 @@ def register(parser: argparse.ArgumentParser) -> None:
                        description="Breadth-first search from the domain's start; prints the number of states at "
                                    "each exact depth and the sizes of the compressed sets.")
     _search_args(p)
+    _engine_args(p)
     p.add_argument("--dedup", default="sortmerge", choices=["sortmerge", "hash"],
                    help="sortmerge (compressed, spills to disk) or hash (in-memory hash-set baseline)")
     p.add_argument("--discard-layers", action="store_true",
@@ -43,64 +78,50 @@ def register(parser: argparse.ArgumentParser) -> None:
                        description="Searches from --from until the domain's start state appears, rebuilds the path "
                                    "through the 1-byte parent hashes and checks it by replaying it.")
     _search_args(p)
+    _engine_args(p)
     p.add_argument("--from", dest="from_state", metavar="STATE",
                    help="the state to solve, e.g. '1,2,3,4,5,6,7,8,0' (tiles in reading order, 0 = blank), "
                         "'R U F2' for cube2, '3,1,2' for pancakes, 'AABD' for hanoi4; without --from, the "
-                        "shortest path from the start to a goal state (domains with a goal test: hanoi4, snakebird)")
+                        "shortest path from the start to a goal state (domains with a goal test, e.g. hanoi4)")
     add_output_args(p)
     p.set_defaults(handler=_solve)
 
     p = sub.add_parser("codecs", help="bits per state of the visited sets and frontier runs under every codec",
                        description="Searches the domain, then re-encodes the visited set after each depth and the "
-                                   "sorted chunk runs of the widest frontier with every codec and both key byte orders.")
-    p.add_argument("domain", metavar="DOMAIN", help=DOMAIN_HELP)
-    p.add_argument("--max-depth", type=int, metavar="D")
-    p.add_argument("--codecs", default="raw,zstd,delta-zstd,rowfilter,rowfilter-zstd", help="comma-separated codecs")
-    p.add_argument("--zstd-level", type=int, default=3)
-    p.add_argument("--chunk-states", type=int, default=65536, help="parents per chunk for the frontier runs")
-    p.add_argument("--memory-budget", default="4G", metavar="SIZE")
-    p.add_argument("--workdir", metavar="DIR")
+                                   "sorted chunk runs of the widest frontier with every codec and both key byte "
+                                   "orders.")
+    _search_args(p)
+    p.add_argument("--codecs", default=",".join(CODEC_NAMES), help="comma-separated codecs (default: all)")
+    p.add_argument("--zstd-level", type=int, default=3, choices=range(1, 23), metavar="L",
+                   help="zstd level 1..22 (default 3)")
+    p.add_argument("--chunk-states", type=positive_int, default=65536,
+                   help="parents per chunk for the frontier runs (default 65536)")
     add_output_args(p)
     p.set_defaults(handler=_codecs)
 
     p = sub.add_parser("parents", help="1-byte parent hashes vs full parents; cost of rebuilding paths",
                        description="Searches the domain keeping every layer, then rebuilds paths to evenly spaced "
                                    "states of the deepest layer with and without the parent-hash filter.")
-    p.add_argument("domain", metavar="DOMAIN", help=DOMAIN_HELP)
-    p.add_argument("--max-depth", type=int, metavar="D")
-    p.add_argument("--samples", type=int, default=5, help="paths to rebuild (default 5)")
-    p.add_argument("--memory-budget", default="4G", metavar="SIZE")
-    p.add_argument("--workdir", metavar="DIR")
+    _search_args(p)
+    p.add_argument("--samples", type=positive_int, default=5, help="paths to rebuild (default 5)")
     add_output_args(p)
     p.set_defaults(handler=_parents)
 
-    p = sub.add_parser("report", help="tables and plots of the bfs experiments (pipeline step)")
-    rsub = p.add_subparsers(dest="table", metavar="EXPERIMENT", required=True)
-    r = rsub.add_parser("layers", help="layer counts against the published ones")
-    r.add_argument("runs", nargs="+")
-    r.add_argument("--reference", help="reference_layer_counts.txt (omit when the corpus is absent)")
-    for opt in ("--csv", "--html", "--detail-csv", "--detail-html"):
-        r.add_argument(opt, required=True)
-    r.set_defaults(handler=_report)
-    r = rsub.add_parser("codecs", help="codec sizes table and plot")
-    r.add_argument("runs", nargs="+")
-    for opt in ("--csv", "--html", "--runs-csv", "--runs-html", "--svg"):
-        r.add_argument(opt, required=True)
-    r.set_defaults(handler=_report)
-    for name, extra in (("dedup", ()), ("budget", ("--svg",)), ("parents", ())):
-        r = rsub.add_parser(name, help=f"bfs_{name} table")
-        r.add_argument("runs", nargs="+")
-        for opt in ("--csv", "--html", *extra):
-            r.add_argument(opt, required=True)
-        r.set_defaults(handler=_report)
+    r = add_report_command(sub, REPORT_TABLES, _report, runs_help="result files (X.json, with X.timing.json beside)")
+    r.add_argument("--reference", metavar="FILE",
+                   help="layers/depths: the reference_layer_counts.txt of the shared corpora (omit when absent)")
+
+
+def _make_domain(spec: str):
+    from puzzlelab.domains import make_domain
+
+    return make_domain(spec)
 
 
 def _layers(args) -> int:
     from puzzlelab.lab.results import emit
 
-    from .domain import make_domain
-
-    domain = make_domain(args.domain)
+    domain = _make_domain(args.domain)
     if args.warm_up:
         _warm_up(domain, args)
     if args.dedup == "hash":
@@ -112,8 +133,8 @@ def _layers(args) -> int:
         from .engine import search
 
         with search(domain, max_depth=args.max_depth, memory_budget=args.memory_budget, workdir=args.workdir,
-                    codec=args.codec, order=args.order, chunk_states=args.chunk_states,
-                    keep_layers=not args.discard_layers, progress=True) as result:
+                    codec=args.codec, order=args.order, chunk_states=args.chunk_states, frontier=args.frontier,
+                    tags=args.tags, keep_layers=not args.discard_layers, progress=True) as result:
             data = result.to_json()
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=layers_text(data))
     return 0
@@ -129,7 +150,8 @@ def _warm_up(domain, args) -> None:
     from .engine import search
 
     with search(domain, max_depth=2, memory_budget=args.memory_budget, workdir=args.workdir, codec=args.codec,
-                order=args.order, keep_layers=not args.discard_layers, progress=False):
+                order=args.order, frontier=args.frontier, tags=args.tags, keep_layers=not args.discard_layers,
+                progress=False):
         pass
 
 
@@ -140,9 +162,11 @@ def layers_text(data: dict) -> str:
              + ("" if data.get("complete") else " (not exhausted)")]
     for d, n in enumerate(data["layers"]):
         lines.append(f"  {d:3d} {n:>14,}")
-    lines.append(f"visited set {format_size(data['visited_bytes'])} ({data['bits_per_state']:.2f} bits/state), "
-                 f"parent hashes {format_size(data['parent_bytes'])}, peak RSS {format_size(data['peak_rss_bytes'])}, "
-                 f"{data['time_s']:.2f} s")
+    kept = "every layer" if data.get("dedup") == "frontier" else "visited set"
+    tags = {"move": "move tags", "hash": "", "parent-hash": "parent hashes"}.get(data.get("tags", ""), "")
+    lines.append(f"{kept} {format_size(data['visited_bytes'])} ({data['bits_per_state']:.2f} bits/state)"
+                 + (f", {tags} {format_size(data['parent_bytes'])}" if tags else "")
+                 + f", peak RSS {format_size(data['peak_rss_bytes'])}, {data['time_s']:.2f} s")
     return "\n".join(lines)
 
 
@@ -150,10 +174,11 @@ def _solve(args) -> int:
     from puzzlelab.lab.errors import InputError
     from puzzlelab.lab.results import emit
 
-    from .domain import Rooted, make_domain
-    from .engine import path_json, search
+    from .domain import Rooted
+    from .engine import search
+    from .parents import path_json
 
-    domain = make_domain(args.domain)
+    domain = _make_domain(args.domain)
     if args.from_state is None:
         if getattr(domain, "is_goal", None) is None:
             raise InputError(f"{domain.name} has no goal test: give the state to solve with --from STATE")
@@ -162,49 +187,59 @@ def _solve(args) -> int:
         state = domain.parse_state(args.from_state)
         rooted, goal, target = Rooted(domain, state), domain.start, "the start"
     with search(rooted, max_depth=args.max_depth, memory_budget=args.memory_budget, workdir=args.workdir,
-                codec=args.codec, order=args.order, chunk_states=args.chunk_states, goal=goal, stop_at_goal=True,
-                progress=True) as result:
-        if result.path is None:
-            reach = f"within depth {args.max_depth}" if args.max_depth is not None and not result.complete else ""
-            raise InputError(f"no path from {domain.format_state(state)!r} to {target} of {domain.name} {reach}".strip())
+                codec=args.codec, order=args.order, chunk_states=args.chunk_states, frontier=args.frontier,
+                tags=args.tags, goal=goal, stop_at_goal=True, progress=True) as result:
+        found = result.path is not None
         data = {
             "domain": domain.name,
             "from": domain.format_state(state),
-            "to": domain.format_state(result.path.states[-1]),
-            "length": len(result.path),
-            "path": path_json(domain, result.path),
+            "found": found,
+            "to": domain.format_state(result.path.states[-1]) if found else None,
+            "length": len(result.path) if found else None,
+            "path": path_json(domain, result.path) if found else None,
+            "searched_depth": result.max_depth,
+            "complete": result.complete,
             "states_searched": result.states,
             "peak_rss_bytes": result.peak_rss_bytes,
             "time_s": result.time_s,
         }
-    moves = " ".join(data["path"]["moves"]) or "(already at the start)"
-    plural = "" if data["length"] == 1 else "s"
-    text = (f"{domain.name}: {data['length']} move{plural} from {data['from']} to {data['to']}\n{moves}\n"
-            f"(verified by replay; {data['states_searched']:,} states searched)")
+    if found:
+        moves = " ".join(data["path"]["moves"]) or "(already at the start)"
+        plural = "" if data["length"] == 1 else "s"
+        text = (f"{domain.name}: {data['length']} move{plural} from {data['from']} to {data['to']}\n{moves}\n"
+                f"(verified by replay; {data['states_searched']:,} states searched)")
+    elif result.complete:
+        text = (f"{domain.name}: no path from {data['from']} to {target}: all {data['states_searched']:,} states "
+                "reachable from it were searched")
+    else:
+        text = (f"{domain.name}: no path from {data['from']} to {target} within depth {data['searched_depth']} "
+                f"({data['states_searched']:,} states searched; raise --max-depth)")
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0
 
 
 def _codecs(args) -> int:
-    from puzzlelab.lab.errors import InputError
+    from puzzlelab.lab.errors import InputError, quote
     from puzzlelab.lab.results import emit
 
-    from .codec import CODECS
-    from .domain import make_domain
     from .experiments import measure_codecs
 
     codecs = [c.strip() for c in args.codecs.split(",") if c.strip()]
+    if not codecs:
+        raise InputError("--codecs names no codec: expected some of " + ", ".join(CODEC_NAMES))
     for c in codecs:
-        if c not in CODECS:
-            raise InputError(f"unknown codec {c!r}: expected some of {', '.join(CODECS)}")
-    data = measure_codecs(make_domain(args.domain), max_depth=args.max_depth, codecs=codecs,
+        if c not in CODEC_NAMES:
+            raise InputError(f"unknown codec {quote(c)}: expected some of {', '.join(CODEC_NAMES)}")
+    data = measure_codecs(_make_domain(args.domain), max_depth=args.max_depth, codecs=codecs,
                           zstd_level=args.zstd_level, chunk_states=args.chunk_states,
                           memory_budget=args.memory_budget, workdir=args.workdir)
     last = data["visited"][-1]
     text = "\n".join([f"{data['domain']}: visited set of {last['states']:,} states, bits per state:"]
                      + [f"  {k:22s} {v:8.3f}" for k, v in sorted(last["codecs"].items())]
                      + [f"  {'bound (key space)':22s} {last['bound_key_bits']:8.3f}",
-                        f"  {'Elias-Fano':22s} {last['elias_fano_bits']:8.3f}"])
+                        f"  {'Elias-Fano':22s} {last['elias_fano_bits']:8.3f}"]
+                     + ([f"  {'bound (reachable)':22s} {last['bound_space_bits']:8.3f}"]
+                        if last["bound_space_bits"] is not None else []))
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0
 
@@ -212,13 +247,13 @@ def _codecs(args) -> int:
 def _parents(args) -> int:
     from puzzlelab.lab.results import emit
 
-    from .domain import make_domain
     from .experiments import measure_parents
 
-    data = measure_parents(make_domain(args.domain), max_depth=args.max_depth, samples=args.samples,
+    data = measure_parents(_make_domain(args.domain), max_depth=args.max_depth, samples=args.samples,
                            memory_budget=args.memory_budget, workdir=args.workdir)
     text = (f"{data['domain']}: {data['states']:,} states; parent hashes {data['parent_hash_bytes']:,} B vs full "
-            f"parents {data['full_parent_bytes']:,} B; {len(data['paths'])} paths of length {data['max_depth']} rebuilt")
+            f"parents {data['full_parent_bytes']:,} B; {len(data['paths'])} paths of length {data['max_depth']} "
+            "rebuilt")
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0
 
@@ -226,14 +261,5 @@ def _parents(args) -> int:
 def _report(args) -> int:
     from . import report
 
-    if args.table == "layers":
-        report.layers_report(args.runs, args.reference, args.csv, args.html, args.detail_csv, args.detail_html)
-    elif args.table == "codecs":
-        report.codecs_report(args.runs, args.csv, args.html, args.runs_csv, args.runs_html, args.svg)
-    elif args.table == "dedup":
-        report.dedup_report(args.runs, args.csv, args.html)
-    elif args.table == "budget":
-        report.budget_report(args.runs, args.csv, args.html, args.svg)
-    else:
-        report.parents_report(args.runs, args.csv, args.html)
+    report.write(args.table, args.runs, csv=args.csv, html=args.html, svg=args.svg, reference=args.reference)
     return 0

@@ -1,6 +1,8 @@
-"""What a search domain provides to the compressed BFS engine, and the registry of domain strings.
+"""What a search domain provides to the compressed BFS engine.
 
-The engine (`puzzlelab.bfs.engine.search`) knows nothing about a puzzle beyond this interface.
+The engine (`puzzlelab.bfs.engine.search`) knows nothing about a puzzle beyond this interface;
+which object a domain string such as ``sliding:3x3`` names is decided by the registry of the
+composition root, :mod:`puzzlelab.domains`.
 
 A **domain** is any object with these attributes (subclass :class:`Domain` for the defaults):
 
@@ -25,6 +27,28 @@ A **domain** is any object with these attributes (subclass :class:`Domain` for t
     The children of ``expand``, in the same order, written as rows into ``out[:m]`` with
     ``tags[j] = parent_hash[parent of child j]``; both buffers hold ``n * max_children`` entries.
     The engine then reuses its buffers from chunk to chunk and never builds the parent index.
+``reversible: bool`` (optional, default False)
+    Every move can be undone by a move: the graph is undirected, and a child of depth D lies at
+    depth D-1, D or D+1. The engine then searches with frontier layers (no visited set).
+``bipartite: bool`` (optional, default False)
+    Every cycle has even length (with ``reversible``: a child of depth D lies at D-1 or D+1), so
+    the frontier search compares new states with one layer instead of two.
+``expand_moves(states, came_by, out, moves) -> m`` (optional, with ``inverse_moves``)
+    For reversible domains: the children of ``expand``, in the same order, without the child that
+    undoes ``came_by[i]`` (the move that produced ``states[i]``; ``NO_MOVE`` for a start state),
+    written as rows into ``out[:m]`` with ``moves[j]`` the move that produced child j; it may also
+    leave out other children that are never deeper than their parent. The engine then tags each
+    state with the move that produced it (instead of its parent's hash): paths are rebuilt by
+    undoing moves, and no state is expanded back into its parent.
+``inverse_moves: uint8 array``
+    ``inverse_moves[m]`` is the move that undoes move ``m``.
+``expand_packed(values, came_by, out) -> m`` (optional, with ``expand_moves``; states of at most 7 bytes)
+    ``expand_moves`` on integers: ``values[i]`` (uint64) is state i read as a little-endian
+    integer, and child j is written as ``out[j] = (its integer << 8) | move`` (uint64). The engine
+    then sorts children as single words and never builds a row.
+``codec: str`` (optional)
+    The block codec that suits the domain's states (e.g. ``gap-zstd`` for dense ranks), used when
+    the caller asks for ``auto``.
 ``is_goal(states) -> bool[n]`` (optional, ``None`` when absent)
     A goal test over a batch, used by ``search(..., stop_at_goal=True)``.
 ``format_state(row) -> str``, ``parse_state(text) -> row``
@@ -35,17 +59,9 @@ A **domain** is any object with these attributes (subclass :class:`Domain` for t
 ``space_size: int | None`` (optional)
     Number of reachable states when known (e.g. 9!/2); only used in reports.
 
-**Registry.** :func:`make_domain` maps a domain string to a domain object by its prefix (the part
-before the first ``:``): ``sliding:3x3``, ``sliding:4x4:center``, ``sliding:2x5:edge``, ``cube2:htm``,
-``cube2:qtm``, ``pancake:10``, ``hanoi4:12``. Factories are registered lazily as
-``"module:function"`` strings, so ``snakebird:<level path>`` resolves to
-``puzzlelab.snakebird.domain.make_domain(argument)`` only when used (``argument`` is everything after
-``snakebird:``; the factory returns a domain object as above). :func:`register_domain` adds a prefix
-at run time.
-
 **Using the engine**::
 
-    from puzzlelab.bfs.domain import make_domain
+    from puzzlelab.domains import make_domain
     from puzzlelab.bfs.engine import search
 
     result = search(make_domain("sliding:3x3"), max_depth=None, memory_budget="512M",
@@ -60,14 +76,21 @@ See :mod:`puzzlelab.bfs.engine` for every keyword of ``search`` and the fields o
 
 from __future__ import annotations
 
-import importlib
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
 
-__all__ = ["Domain", "make_domain", "register_domain", "domain_help"]
+__all__ = ["Domain", "Rooted", "check_domain", "parse_int", "NO_MOVE", "uses_move_tags"]
+
+NO_MOVE = 255  # the move tag of a start state (no move produced it)
+
+
+def uses_move_tags(domain) -> bool:
+    """True when the domain's states are tagged with the move that produced them (see expand_moves)."""
+    return (bool(getattr(domain, "reversible", False)) and getattr(domain, "expand_moves", None) is not None
+            and getattr(domain, "inverse_moves", None) is not None)
 
 
 class Domain:
@@ -79,6 +102,8 @@ class Domain:
     start: np.ndarray
     is_goal: Callable | None = None
     space_size: int | None = None
+    reversible: bool = False
+    bipartite: bool = False
 
     def expand(self, states: np.ndarray):  # pragma: no cover - every domain overrides it
         raise NotImplementedError
@@ -90,9 +115,9 @@ class Domain:
         try:
             row = np.array([int(t, 16) for t in text.replace(",", " ").split()], dtype=np.uint8)
         except ValueError:
-            raise InputError(f"cannot read state {text!r}: expected {self.width} hex bytes") from None
+            raise InputError(f"cannot read state {quote(text)}: expected {self.width} hex bytes") from None
         if row.size != self.width:
-            raise InputError(f"cannot read state {text!r}: expected {self.width} hex bytes, got {row.size}")
+            raise InputError(f"cannot read state {quote(text)}: expected {self.width} hex bytes, got {row.size}")
         return row
 
     def format_move(self, move_id: int, parent_row: np.ndarray) -> str:
@@ -100,61 +125,6 @@ class Domain:
 
     def __repr__(self) -> str:
         return f"<domain {self.name} width={self.width} max_children={self.max_children}>"
-
-
-# prefix -> "module:function" (imported on first use) or a callable; the factory gets the text after "prefix:".
-_FACTORIES: dict[str, str | Callable[[str], Domain]] = {
-    "sliding": "puzzlelab.bfs.domains.sliding:make",
-    "cube2": "puzzlelab.bfs.domains.cube2:make",
-    "pancake": "puzzlelab.bfs.domains.pancake:make",
-    "hanoi4": "puzzlelab.bfs.domains.hanoi4:make",
-    "snakebird": "puzzlelab.snakebird.domain:make_domain",
-}
-
-_USAGE = {
-    "sliding": "sliding:RxC[:center|:edge] (e.g. sliding:3x3, sliding:4x4:center)",
-    "cube2": "cube2:htm or cube2:qtm",
-    "pancake": "pancake:N (2 <= N <= 16)",
-    "hanoi4": "hanoi4:N (1 <= N <= 32 discs)",
-    "snakebird": "snakebird:LEVEL_FILE",
-}
-
-
-def domain_help() -> str:
-    """The accepted domain strings, for error messages and --help."""
-    return ", ".join(_USAGE.get(p, f"{p}:...") for p in _FACTORIES)
-
-
-def register_domain(prefix: str, factory: str | Callable[[str], Domain], usage: str | None = None) -> None:
-    """Add (or replace) a domain prefix: `factory` is a callable or a lazy "module:function" string."""
-    _FACTORIES[prefix] = factory
-    if usage:
-        _USAGE[prefix] = usage
-
-
-def _resolve(factory: str | Callable[[str], Domain]) -> Callable[[str], Domain]:
-    if callable(factory):
-        return factory
-    module, _, func = factory.partition(":")
-    return getattr(importlib.import_module(module), func)
-
-
-def make_domain(spec: str) -> Domain:
-    """The domain object for a domain string such as ``sliding:3x3`` (InputError when unknown)."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise InputError(f"empty domain string: expected one of {domain_help()}")
-    prefix, _, arg = spec.strip().partition(":")
-    if prefix not in _FACTORIES:
-        raise InputError(f"unknown domain {spec!r}: expected one of {domain_help()}")
-    try:
-        factory = _resolve(_FACTORIES[prefix])
-    except (ImportError, AttributeError) as err:
-        raise InputError(f"domain {spec!r}: its module is not available ({err})") from None
-    domain = factory(arg)
-    if not getattr(domain, "name", ""):
-        domain.name = spec.strip()
-    check_domain(domain)
-    return domain
 
 
 def check_domain(domain) -> None:
@@ -172,11 +142,13 @@ def check_domain(domain) -> None:
 def parse_int(text: str, what: str, spec: str, lo: int, hi: int) -> int:
     """An integer parameter of a domain string, with a clear message when it is not one."""
     try:
+        if len(text.strip()) > 30:  # int() of a very long digit string is slow, then fails
+            raise ValueError
         value = int(text)
     except ValueError:
-        raise InputError(f"domain {spec!r}: {what} must be an integer, got {text!r}") from None
+        raise InputError(f"domain {quote(spec)}: {what} must be an integer, got {quote(text)}") from None
     if not lo <= value <= hi:
-        raise InputError(f"domain {spec!r}: {what} must be between {lo} and {hi}, got {value}")
+        raise InputError(f"domain {quote(spec)}: {what} must be between {lo} and {hi}, got {value}")
     return value
 
 
@@ -191,6 +163,12 @@ class Rooted(Domain):
         self.space_size = getattr(inner, "space_size", None)
         self.start = np.ascontiguousarray(np.atleast_2d(start), dtype=np.uint8)
         self.is_goal = getattr(inner, "is_goal", None)
+        self.reversible = bool(getattr(inner, "reversible", False))
+        self.bipartite = bool(getattr(inner, "bipartite", False))
+        for name in ("expand_into", "expand_moves", "expand_packed", "inverse_moves", "codec"):
+            value = getattr(inner, name, None)
+            if value is not None:
+                setattr(self, name, value)
 
     def expand(self, states):
         return self.inner.expand(states)

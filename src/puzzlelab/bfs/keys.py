@@ -10,7 +10,8 @@ the two orders differ only in which records end up next to each other.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from puzzlelab.lab.jit import allocating_kernel, inline_kernel, kernel
 
 ORDERS = ("le", "be")
 
@@ -19,13 +20,13 @@ def nwords(width: int) -> int:
     return (width + 7) // 8
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _key_byte_pos(b, width, le):
     """Row byte that is key byte b (0 = most significant)."""
     return width - 1 - b if le else b
 
 
-@njit(cache=True)
+@kernel
 def rows_to_keys_into(rows, le, out):
     """Fill out[:n] (n, nwords) with the keys of rows (n, width)."""
     n, width = rows.shape
@@ -59,7 +60,7 @@ def rows_to_keys(rows: np.ndarray, le: bool) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@kernel
 def keys_to_rows_into(keys, le, out):
     n, width = out.shape
     if keys.shape[1] == 1:
@@ -88,7 +89,7 @@ def keys_to_rows(keys: np.ndarray, width: int, le: bool) -> np.ndarray:
     return out
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def key_less(a, i, b, j):
     """a[i] < b[j] lexicographically over the words."""
     for w in range(a.shape[1]):
@@ -99,7 +100,7 @@ def key_less(a, i, b, j):
     return False
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def key_equal(a, i, b, j):
     for w in range(a.shape[1]):
         if a[i, w] != b[j, w]:
@@ -107,7 +108,29 @@ def key_equal(a, i, b, j):
     return True
 
 
-@njit(cache=True)
+@kernel
+def find_key(keys, key):
+    """Index of `key` (one row of words) in sorted distinct keys, -1 when absent (binary search)."""
+    lo = 0
+    hi = keys.shape[0]
+    nw = keys.shape[1]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        c = 0
+        for w in range(nw):
+            if keys[mid, w] != key[w]:
+                c = -1 if keys[mid, w] < key[w] else 1
+                break
+        if c == 0:
+            return mid
+        if c < 0:
+            lo = mid + 1
+        else:
+            hi = mid
+    return -1
+
+
+@allocating_kernel
 def row_hash8(rows):
     """The 1-byte parent hash H(S): FNV-1a over the row bytes, folded to 8 bits."""
     n, width = rows.shape
@@ -122,7 +145,7 @@ def row_hash8(rows):
     return out
 
 
-@njit(cache=True)
+@allocating_kernel
 def radix_sort(keys, tags, nbytes, tmp_keys, tmp_tags):
     """Stable LSD radix sort of (keys, tags) by the first `nbytes` key bytes, 8 bits a pass.
 
@@ -167,7 +190,7 @@ def radix_sort(keys, tags, nbytes, tmp_keys, tmp_tags):
     return src_k, src_t
 
 
-@njit(cache=True)
+@kernel
 def dedup_min_tag(keys, tags):
     """Compact sorted (keys, tags) in place to distinct keys, keeping the smallest tag; returns the count."""
     n = keys.shape[0]
@@ -187,7 +210,7 @@ def dedup_min_tag(keys, tags):
     return m + 1
 
 
-@njit(cache=True)
+@kernel
 def child_keys_and_tags(children, parent_index, parent_hash, le, keys, tags):
     """Keys of the children and, for each, the 1-byte hash of its parent."""
     rows_to_keys_into(children, le, keys)
@@ -195,7 +218,7 @@ def child_keys_and_tags(children, parent_index, parent_hash, le, keys, tags):
         tags[i] = parent_hash[parent_index[i]]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _span(keys):
     """(tz, top) for keys of one or two words read as one number (word 0 high): every bit a key sets
     lies in [tz, top) (from the OR of all keys)."""
@@ -235,26 +258,26 @@ def _span(keys):
     return tz, top
 
 
-@njit(cache=True, inline="always")
-def _shr128(h, l, s):
-    """(h:l) >> s for 0 <= s < 128."""
+@inline_kernel
+def _shr128(h, lo, s):
+    """(h:lo) >> s for 0 <= s < 128."""
     if s == 0:
-        return h, l
+        return h, lo
     if s >= 64:
         return np.uint64(0), h >> np.uint64(s - 64)
-    return h >> np.uint64(s), (l >> np.uint64(s)) | (h << np.uint64(64 - s))
+    return h >> np.uint64(s), (lo >> np.uint64(s)) | (h << np.uint64(64 - s))
 
 
-@njit(cache=True, inline="always")
-def _shl128(h, l, s):
+@inline_kernel
+def _shl128(h, lo, s):
     if s == 0:
-        return h, l
+        return h, lo
     if s >= 64:
-        return l << np.uint64(s - 64), np.uint64(0)
-    return (h << np.uint64(s)) | (l >> np.uint64(64 - s)), l << np.uint64(s)
+        return lo << np.uint64(s - 64), np.uint64(0)
+    return (h << np.uint64(s)) | (lo >> np.uint64(64 - s)), lo << np.uint64(s)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _bucket_pack(keys, tags, parent_index, parent_hash, tz, nbucket_bits, out, starts):
     """Bucket keys by their top `nbucket_bits` significant bits; inside a bucket store
     (the 56 low significant bits << 8) | tag. Tags come from parent_hash[parent_index] when given."""
@@ -265,8 +288,8 @@ def _bucket_pack(keys, tags, parent_index, parent_hash, tz, nbucket_bits, out, s
         starts[b] = 0
     for i in range(n):
         h = keys[i, 0] if nw == 2 else np.uint64(0)
-        h, l = _shr128(h, keys[i, nw - 1], tz)
-        b = np.int64((h << np.uint64(8)) | (l >> np.uint64(56))) if nbucket_bits > 0 else 0
+        h, lo = _shr128(h, keys[i, nw - 1], tz)
+        b = np.int64((h << np.uint64(8)) | (lo >> np.uint64(56))) if nbucket_bits > 0 else 0
         starts[b + 1] += 1
     for b in range(nb):
         starts[b + 1] += starts[b]
@@ -275,14 +298,14 @@ def _bucket_pack(keys, tags, parent_index, parent_hash, tz, nbucket_bits, out, s
         fill[b] = starts[b]
     for i in range(n):
         h = keys[i, 0] if nw == 2 else np.uint64(0)
-        h, l = _shr128(h, keys[i, nw - 1], tz)
-        b = np.int64((h << np.uint64(8)) | (l >> np.uint64(56))) if nbucket_bits > 0 else 0
+        h, lo = _shr128(h, keys[i, nw - 1], tz)
+        b = np.int64((h << np.uint64(8)) | (lo >> np.uint64(56))) if nbucket_bits > 0 else 0
         t = parent_hash[parent_index[i]] if parent_index.shape[0] > 0 else tags[i]
-        out[fill[b]] = ((l & low56) << np.uint64(8)) | np.uint64(t)
+        out[fill[b]] = ((lo & low56) << np.uint64(8)) | np.uint64(t)
         fill[b] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _bucket_unpack(packed, starts, nbucket_bits, tz, keys, tags):
     """Inverse of _bucket_pack once each bucket is sorted, dropping duplicate keys (the smallest
     tag of each key comes first). Returns the number of distinct keys."""
@@ -296,15 +319,15 @@ def _bucket_unpack(packed, starts, nbucket_bits, tz, keys, tags):
         bl = np.uint64(b) << np.uint64(56)
         for i in range(starts[b], starts[b + 1]):
             v = packed[i]
-            h, l = _shl128(bh, bl | (v >> np.uint64(8)), tz)
-            if m > 0 and h == ph and l == pl:
+            h, lo = _shl128(bh, bl | (v >> np.uint64(8)), tz)
+            if m > 0 and h == ph and lo == pl:
                 continue
             if nw == 2:
                 keys[m, 0] = h
-            keys[m, nw - 1] = l
+            keys[m, nw - 1] = lo
             tags[m] = np.uint8(v & np.uint64(255))
             ph = h
-            pl = l
+            pl = lo
             m += 1
     return m
 
@@ -367,3 +390,58 @@ def sort_unique(keys: np.ndarray, tags: np.ndarray, width: int) -> tuple[np.ndar
     k, t = radix_sort(keys, tags, width, tmp_k, tmp_t)
     m = dedup_min_tag(k, t)
     return k[:m], t[:m]
+
+
+# --- children rows of at most 7 bytes: sorted in one pass as (row integer << 8 | tag) -----------------
+PACKED_MAX_WIDTH = 7
+
+
+@kernel
+def pack_rows(rows, tags, le, out):
+    """out[i] = (row i as an integer in key byte order) << 8 | tags[i], for rows of at most 7 bytes."""
+    n, width = rows.shape
+    for i in range(n):
+        v = np.uint64(0)
+        if le:
+            for j in range(width - 1, -1, -1):
+                v = (v << np.uint64(8)) | np.uint64(rows[i, j])
+        else:
+            for j in range(width):
+                v = (v << np.uint64(8)) | np.uint64(rows[i, j])
+        out[i] = (v << np.uint64(8)) | np.uint64(tags[i])
+
+
+@kernel
+def unpack_sorted(packed, width, keys, tags):
+    """Sorted packed values to distinct one-word keys (smallest tag kept); returns their number."""
+    pad = np.uint64(8 * (8 - width))
+    n = packed.shape[0]
+    if n == 0:
+        return 0
+    prev = packed[0] >> np.uint64(8)
+    keys[0, 0] = prev << pad
+    tags[0] = np.uint8(packed[0] & np.uint64(255))
+    m = 1
+    for i in range(1, n):  # without branches: each value is written, and kept when it is a new key
+        v = packed[i]
+        k = v >> np.uint64(8)
+        keys[m, 0] = k << pad
+        tags[m] = np.uint8(v & np.uint64(255))
+        m += 1 if k != prev else 0
+        prev = k
+    return m
+
+
+def sort_unique_rows(rows: np.ndarray, tags: np.ndarray, le: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct keys of the rows, each with its smallest tag (rows of at most 7 bytes in one
+    numpy sort of packed words; wider rows through their keys and sort_unique)."""
+    n, width = rows.shape
+    if width > PACKED_MAX_WIDTH:
+        return sort_unique(rows_to_keys(rows, le), tags, width)
+    packed = np.empty(n, dtype=np.uint64)
+    pack_rows(rows, tags, le, packed)
+    packed.sort()
+    keys = np.empty((n, 1), dtype=np.uint64)
+    out_tags = np.empty(n, dtype=np.uint8)
+    m = unpack_sorted(packed, width, keys, out_tags)
+    return keys[:m], out_tags[:m]

@@ -1,23 +1,60 @@
-"""The streaming k-way merge of sorted runs with the visited set (one pass per depth).
+"""The streaming k-way merge of sorted runs with the keys already known (one pass per depth).
 
-Every input is read one decoded block at a time into its own slot of an arena. A round merges,
-with a binary heap, every buffered key that is <= the smallest "last buffered key" among the inputs
-that still have blocks to read, so equal keys from different inputs always meet in the same
-round; then the emptied slots are refilled. Output goes through :class:`KeyWriter` objects that
-encode full blocks into stores. No input is ever read twice or out of order.
+Every input is read one decoded block at a time into its own slot of an arena. A round merges
+every buffered key that is <= the smallest "last buffered key" among the inputs that still have
+blocks to read, so equal keys from different inputs always meet in the same round; then the
+emptied slots are refilled. Inside a round the new inputs' segments are merged pairwise (the
+smallest tag of a key's copies is kept), the old inputs' segments (the visited set, or the
+previous layers of a frontier search) likewise, and then the two against each other: every key
+goes to the "all" output, the new keys that are not old to the "new" output. Output goes through
+:class:`KeyWriter` objects that encode full blocks into stores. No input is ever read twice or out
+of order.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
-from numba import njit
+
+from puzzlelab.lab.jit import inline_kernel, kernel
 
 from .keys import key_less as _less
 from .keys import keys_to_rows
 from .storage import RecordStore
 
 
-@njit(cache=True, inline="always")
+class Arena(NamedTuple):
+    """The merge's inputs: input i's current block is keys[pos[i]:end[i]] (slot i of the arena)."""
+
+    keys: np.ndarray  # uint64 (inputs * block, nwords)
+    tags: np.ndarray  # uint8 (inputs * block)
+    pos: np.ndarray  # int64 (inputs): first key not merged yet
+    end: np.ndarray  # int64 (inputs): end of the buffered keys
+    lim: np.ndarray  # int64 (inputs): end of the keys merged this round (set by round_limits)
+    more: np.ndarray  # bool (inputs): a further block follows
+    old: np.ndarray  # bool (inputs): the input's keys are known already (not new)
+
+
+class Outputs(NamedTuple):
+    """One round's output: every distinct key, and the new keys with their tags."""
+
+    all: np.ndarray  # uint64 (inputs * block, nwords)
+    new: np.ndarray  # uint64 (inputs * block, nwords)
+    tags: np.ndarray  # uint8 (inputs * block)
+
+
+class Scratch(NamedTuple):
+    """Ping-pong buffers for merging the segments of a group pairwise, and segment bounds."""
+
+    k1: np.ndarray
+    t1: np.ndarray
+    k2: np.ndarray
+    t2: np.ndarray
+    seg: np.ndarray  # int64 (inputs + 1)
+
+
+@inline_kernel
 def _cmp(keys, a, b):
     """-1, 0 or 1: keys[a] against keys[b] (lexicographic over the words)."""
     for w in range(keys.shape[1]):
@@ -28,37 +65,38 @@ def _cmp(keys, a, b):
     return 0
 
 
-@njit(cache=True)
-def _limits(keys, pos, end, more):
-    """Per input, the end of the keys that are <= the round's bound (see merge_round)."""
-    k = pos.shape[0]
+@kernel
+def round_limits(a):
+    """Set a.lim: per input, the end of the keys that are <= the round's bound (see merge)."""
+    k = a.pos.shape[0]
+    keys = a.keys
     bound = -1
     for i in range(k):
-        if more[i] and end[i] > pos[i]:
-            if bound < 0 or _cmp(keys, end[i] - 1, bound) < 0:
-                bound = end[i] - 1
-    lim = end.copy()
+        if a.more[i] and a.end[i] > a.pos[i]:
+            if bound < 0 or _cmp(keys, a.end[i] - 1, bound) < 0:
+                bound = a.end[i] - 1
+    for i in range(k):
+        a.lim[i] = a.end[i]
     if bound >= 0:
         for i in range(k):
-            lo = pos[i]
-            hi = end[i]
+            lo = a.pos[i]
+            hi = a.end[i]
             while lo < hi:  # first index with key > bound
                 mid = (lo + hi) >> 1
                 if _cmp(keys, bound, mid) < 0:
                     hi = mid
                 else:
                     lo = mid + 1
-            lim[i] = lo
-    return lim
+            a.lim[i] = lo
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _copy_key(dk, o, sk, i):
     for w in range(dk.shape[1]):
         dk[o, w] = sk[i, w]
 
 
-@njit(cache=True, nogil=True)
+@inline_kernel
 def _union2(ak, at, a0, a1, bk, bt, b0, b1, ok, ot, o0):
     """Union of two sorted distinct key ranges (smallest tag on equal keys) into ok/ot from o0; returns the count."""
     i = a0
@@ -92,38 +130,39 @@ def _union2(ak, at, a0, a1, bk, bt, b0, b1, ok, ot, o0):
     return o - o0
 
 
-@njit(cache=True, nogil=True)
-def _merge_round_kernel(keys, tags, pos, lim, old_input, out_vis, out_new, out_tags, s1k, s1t, s2k, s2t):
-    """One merge round: the new inputs' segments pairwise (smallest tag kept), then against the old one."""
-    k = pos.shape[0]
-    seg = np.empty(k + 1, dtype=np.int64)
+@inline_kernel
+def _merge_group(a, old, s):
+    """Merge this round's segments of the inputs with a.old[i] == old into one sorted distinct range.
+
+    Returns (keys, tags, start, end): the arena itself when one input has keys this round, else
+    one of the scratch buffers."""
+    k = a.pos.shape[0]
+    seg = s.seg
     nseg = 0
     only = -1
     for i in range(k):
-        if i != old_input and pos[i] < lim[i]:
+        if a.old[i] == old and a.pos[i] < a.lim[i]:
             nseg += 1
             only = i
-    src_k, src_t, dst_k, dst_t = s1k, s1t, s2k, s2t
+    if nseg == 0:
+        return a.keys, a.tags, 0, 0
     if nseg == 1:
-        # a single run: merge it with the old input straight from the arena
-        src_k, src_t = keys, tags
-        seg[0] = pos[only]
-        seg[1] = lim[only]
-    else:
-        # 1. copy the runs' segments side by side into s1 (segment bounds in seg)
-        nseg = 0
-        total = 0
-        seg[0] = 0
-        for i in range(k):
-            if i == old_input or pos[i] >= lim[i]:
-                continue
-            for p in range(pos[i], lim[i]):
-                _copy_key(s1k, total, keys, p)
-                s1t[total] = tags[p]
-                total += 1
-            nseg += 1
-            seg[nseg] = total
-    # 2. merge neighbouring segments until one is left (ping-pong between s1 and s2)
+        return a.keys, a.tags, a.pos[only], a.lim[only]
+    # copy the segments side by side into s.k1 (segment bounds in seg)
+    nseg = 0
+    total = 0
+    seg[0] = 0
+    for i in range(k):
+        if a.old[i] != old or a.pos[i] >= a.lim[i]:
+            continue
+        for p in range(a.pos[i], a.lim[i]):
+            _copy_key(s.k1, total, a.keys, p)
+            s.t1[total] = a.tags[p]
+            total += 1
+        nseg += 1
+        seg[nseg] = total
+    # merge neighbouring segments until one is left (ping-pong between k1 and k2)
+    src_k, src_t, dst_k, dst_t = s.k1, s.t1, s.k2, s.t2
     while nseg > 1:
         out = 0
         new_n = 0
@@ -143,56 +182,87 @@ def _merge_round_kernel(keys, tags, pos, lim, old_input, out_vis, out_new, out_t
         nseg = new_n
         src_k, dst_k = dst_k, src_k
         src_t, dst_t = dst_t, src_t
-    j = seg[0] if nseg > 0 else 0
-    nc = seg[nseg] if nseg > 0 else 0
-    # 3. against the old input: every key goes to out_vis, candidates not in it to out_new
-    v0 = pos[old_input] if old_input >= 0 else 0
-    v1 = lim[old_input] if old_input >= 0 else 0
-    i = v0
+    return src_k, src_t, 0, seg[1]
+
+
+@inline_kernel
+def _drop_known(a, i, nk, nt, j, nc, out, first):
+    """The keys of nk[j:nc] (first pass) or out.new[:nc] not in old input i's segment, into out.new; returns the
+    count (a filter in place after the first pass: it never writes ahead of what it reads)."""
+    v = a.pos[i]
+    v1 = a.lim[i]
+    keys = a.keys
+    nn = 0
+    src_k = nk if first else out.new
+    src_t = nt if first else out.tags
+    while j < nc:
+        while v < v1 and _less(keys, v, src_k, j):
+            v += 1
+        if v < v1 and not _less(src_k, j, keys, v):  # equal: known
+            j += 1
+            continue
+        _copy_key(out.new, nn, src_k, j)
+        out.tags[nn] = src_t[j]
+        nn += 1
+        j += 1
+    return nn
+
+
+@kernel
+def merge_round(a, out, new_scratch, old_scratch):
+    """Merge this round's keys (a.pos up to a.lim, see round_limits); returns (all written, new written).
+
+    Keys of the old inputs are known; every other key is new unless it is old, and keeps the
+    smallest tag among its copies. Advances a.pos to a.lim. With two or more old inputs (the
+    layers of a frontier search, which are disjoint) only the new keys are written: they are
+    filtered against each old input in turn, without merging the old ones."""
+    nk, nt, j, nc = _merge_group(a, False, new_scratch)
+    nold = 0
+    for q in range(a.pos.shape[0]):
+        if a.old[q]:
+            nold += 1
+    if nold >= 2:
+        first = True
+        for q in range(a.pos.shape[0]):
+            if a.old[q]:
+                nc = _drop_known(a, q, nk, nt, j, nc, out, first)
+                j = 0
+                first = False
+        for q in range(a.pos.shape[0]):
+            a.pos[q] = a.lim[q]
+        return 0, nc
+    ok, ot, i, v1 = _merge_group(a, True, old_scratch)
     nv = 0
     nn = 0
     while i < v1 and j < nc:
-        if _less(keys, i, src_k, j):
-            _copy_key(out_vis, nv, keys, i)
+        if _less(ok, i, nk, j):
+            _copy_key(out.all, nv, ok, i)
             i += 1
-        elif _less(src_k, j, keys, i):
-            _copy_key(out_vis, nv, src_k, j)
-            _copy_key(out_new, nn, src_k, j)
-            out_tags[nn] = src_t[j]
+        elif _less(nk, j, ok, i):
+            _copy_key(out.all, nv, nk, j)
+            _copy_key(out.new, nn, nk, j)
+            out.tags[nn] = nt[j]
             nn += 1
             j += 1
         else:
-            _copy_key(out_vis, nv, keys, i)
+            _copy_key(out.all, nv, ok, i)
             i += 1
             j += 1
         nv += 1
     while i < v1:
-        _copy_key(out_vis, nv, keys, i)
+        _copy_key(out.all, nv, ok, i)
         i += 1
         nv += 1
     while j < nc:
-        _copy_key(out_vis, nv, src_k, j)
-        _copy_key(out_new, nn, src_k, j)
-        out_tags[nn] = src_t[j]
+        _copy_key(out.all, nv, nk, j)
+        _copy_key(out.new, nn, nk, j)
+        out.tags[nn] = nt[j]
         nn += 1
         nv += 1
         j += 1
-    for q in range(k):
-        pos[q] = lim[q]
+    for q in range(a.pos.shape[0]):
+        a.pos[q] = a.lim[q]
     return nv, nn
-
-
-def merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tags, scratch):
-    """Merge what can be merged now; returns (visited written, new written). Advances pos.
-
-    Inputs i occupy keys[pos[i]:end[i]]; `more[i]` says a further block follows. Only keys <= the
-    smallest last-buffered key of the inputs with more blocks are merged, so every copy of a key
-    meets in the same round. Keys from input `old_input` (the visited set, -1 for none) are old;
-    every other key is new unless it is old, and keeps the smallest tag among its copies.
-    """
-    lim = _limits(keys, pos, end, more)
-    s1k, s1t, s2k, s2t = scratch
-    return _merge_round_kernel(keys, tags, pos, lim, old_input, out_vis, out_new, out_tags, s1k, s1t, s2k, s2t)
 
 
 class _Done:
@@ -258,15 +328,15 @@ class KeyWriter:
             fut = _Done(self.store.codec.encode_keys(keys, self.le, self.store.width))
         else:
             fut = self.pool.submit(self.store.codec.encode_keys, keys, self.le, self.store.width)
-        self.pending.append((fut, n, (self.keys, self.tags)))
+        self.pending.append((fut, n, (self.keys, self.tags), tuple(int(w) for w in keys[0])))
         while not self.free:
             self._drain_one()
         self.keys, self.tags = self.free.pop()
 
     def _drain_one(self) -> None:
-        fut, n, bufs = self.pending.pop(0)
+        fut, n, bufs, first = self.pending.pop(0)
         payload = fut.result()
-        self.store.append_encoded(payload, n, bufs[1][:n] if self.store.tagged else None)
+        self.store.append_encoded(payload, n, bufs[1][:n] if self.store.tagged else None, first_key=first)
         self.free.append(bufs)
 
     def flush(self) -> None:
@@ -329,55 +399,84 @@ class KeySource:
         return block * 8 * nwords if prefetch else 0
 
 
-def _scratch_records(k: int, block: int, visited: bool) -> int:
-    """Room for the new inputs' segments when two or more of them are merged pairwise."""
-    new_inputs = k - 1 if visited else k
-    return new_inputs * block if new_inputs >= 2 else 0
+class ArraySource:
+    """Sorted distinct keys (+ tags) still in memory, read block by block like a store (the last chunk
+    of a depth, merged without being encoded)."""
+
+    def __init__(self, keys: np.ndarray, tags: np.ndarray, block: int):
+        self.keys = keys
+        self.tags = tags
+        self.block = block
+        self.pos = 0
+
+    def has_more(self) -> bool:
+        return self.pos < self.keys.shape[0]
+
+    def fill(self, keys: np.ndarray, tags: np.ndarray) -> int:
+        n = min(self.block, self.keys.shape[0] - self.pos, keys.shape[0])
+        keys[:n] = self.keys[self.pos:self.pos + n]
+        tags[:n] = self.tags[self.pos:self.pos + n]
+        self.pos += n
+        return n
 
 
-def merge_bytes(k: int, block: int, nwords: int, width: int, visited: bool = True, prefetch: bool = False) -> int:
-    """Working set of a k-input merge: arena, outputs, pairwise scratch, prefetch buffers."""
+def _scratch_records(inputs: int, block: int) -> int:
+    """Room for a group's segments when two or more of its inputs are merged pairwise."""
+    return inputs * block if inputs >= 2 else 0
+
+
+def merge_bytes(k: int, block: int, nwords: int, width: int, old: int = 1, prefetch: bool = False) -> int:
+    """Working set of a k-input merge with `old` old inputs: arena, outputs, pairwise scratch, prefetch buffers.
+
+    Two or more old inputs are never merged with each other (see merge_round): no scratch for them."""
     arena = k * block * (8 * nwords + 1)
     outputs = k * block * (16 * nwords + 1)
-    scratch = 2 * _scratch_records(k, block, visited) * (8 * nwords + 1)
+    scratch = 2 * _scratch_records(k - old, block) * (8 * nwords + 1)
     return arena + outputs + scratch + k * KeySource.bytes_needed(block, nwords, prefetch)
 
 
-def merge(sources: list[KeySource], old_input: int, block: int, nwords: int, width: int,
-          vis_writer: KeyWriter | None, new_writer: KeyWriter) -> None:
-    """Merge every source to the end: distinct keys to vis_writer, keys not in old_input to new_writer."""
+def _scratch(inputs: int, block: int, nwords: int, k: int) -> Scratch:
+    size = max(1, _scratch_records(inputs, block))
+    return Scratch(np.empty((size, nwords), dtype=np.uint64), np.empty(size, dtype=np.uint8),
+                   np.empty((size, nwords), dtype=np.uint64), np.empty(size, dtype=np.uint8),
+                   np.zeros(k + 1, dtype=np.int64))
+
+
+def merge(sources: list[KeySource], old: list[bool], block: int, nwords: int, all_writer: KeyWriter | None,
+          new_writer: KeyWriter) -> None:
+    """Merge every source to the end: distinct keys to all_writer, keys of no old source to new_writer."""
     k = len(sources)
-    keys = np.empty((k * block, nwords), dtype=np.uint64)
-    tags = np.zeros(k * block, dtype=np.uint8)
-    pos = np.zeros(k, dtype=np.int64)
-    end = np.zeros(k, dtype=np.int64)
-    more = np.zeros(k, dtype=np.bool_)
-    out_vis = np.empty((k * block, nwords), dtype=np.uint64)
-    out_new = np.empty((k * block, nwords), dtype=np.uint64)
-    out_tags = np.empty(k * block, dtype=np.uint8)
-    size = max(1, _scratch_records(k, block, old_input >= 0))
-    scratch = (np.empty((size, nwords), dtype=np.uint64), np.empty(size, dtype=np.uint8),
-               np.empty((size, nwords), dtype=np.uint64), np.empty(size, dtype=np.uint8))
+    a = Arena(np.empty((k * block, nwords), dtype=np.uint64), np.zeros(k * block, dtype=np.uint8),
+              np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64),
+              np.zeros(k, dtype=np.bool_), np.array(old, dtype=np.bool_))
+    out = Outputs(np.empty((k * block, nwords), dtype=np.uint64), np.empty((k * block, nwords), dtype=np.uint64),
+                  np.empty(k * block, dtype=np.uint8))
+    nold = int(a.old.sum())
+    if nold >= 2 and all_writer is not None:
+        raise ValueError("a merge with several old inputs writes the new keys only")
+    new_scratch = _scratch(k - nold, block, nwords, k)
+    old_scratch = _scratch(1, block, nwords, k)  # one old input is merged straight from the arena
 
     def refill(i: int) -> None:
         base = i * block
         if sources[i].has_more():
-            n = sources[i].fill(keys[base:base + block], tags[base:base + block])
-            pos[i], end[i] = base, base + n
+            n = sources[i].fill(a.keys[base:base + block], a.tags[base:base + block])
+            a.pos[i], a.end[i] = base, base + n
         else:
-            pos[i] = end[i] = base
-        more[i] = sources[i].has_more()
+            a.pos[i] = a.end[i] = base
+        a.more[i] = sources[i].has_more()
 
     for i in range(k):
         refill(i)
-    while (pos < end).any():
-        nv, nn = merge_round(keys, tags, pos, end, more, old_input, out_vis, out_new, out_tags, scratch)
-        if vis_writer is not None:
-            vis_writer.append(out_vis[:nv])
-        new_writer.append(out_new[:nn], out_tags[:nn])
+    while (a.pos < a.end).any():
+        round_limits(a)
+        nv, nn = merge_round(a, out, new_scratch, old_scratch)
+        if all_writer is not None:
+            all_writer.append(out.all[:nv])
+        new_writer.append(out.new[:nn], out.tags[:nn])
         for i in range(k):
-            if pos[i] == end[i] and more[i]:
+            if a.pos[i] == a.end[i] and a.more[i]:
                 refill(i)
-    if vis_writer is not None:
-        vis_writer.flush()
+    if all_writer is not None:
+        all_writer.flush()
     new_writer.flush()

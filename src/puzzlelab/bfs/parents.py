@@ -11,7 +11,29 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .keys import row_hash8
+from .keys import row_hash8, rows_to_keys
+
+
+@dataclass
+class SolutionPath:
+    """A path from a start state: `moves[i]` turns `states[i]` into `states[i + 1]`."""
+
+    states: list[np.ndarray]
+    moves: list[int]
+    verified: bool = False
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+
+def path_json(domain, path: SolutionPath) -> dict:
+    """The CLI's object of a path: moves and states in the domain's text forms."""
+    return {
+        "length": len(path.moves),
+        "moves": [domain.format_move(m, s) for m, s in zip(path.moves, path.states, strict=False)],
+        "states": [domain.format_state(s) for s in path.states],
+        "verified": path.verified,
+    }
 
 
 @dataclass
@@ -44,8 +66,6 @@ def find_parent(domain, store, target: np.ndarray, h: int | None, stats: Rebuild
 def rebuild_path(domain, layer_stores, depth: int, goal_row: np.ndarray, goal_tag: int, use_hash: bool = True,
                  stats: RebuildStats | None = None):
     """The path from a start state to goal_row (found at `depth`), verified by replaying it."""
-    from .engine import SolutionPath
-
     stats = stats if stats is not None else RebuildStats()
     states = [np.asarray(goal_row, dtype=np.uint8).copy()]
     moves: list[int] = []
@@ -65,6 +85,34 @@ def rebuild_path(domain, layer_stores, depth: int, goal_row: np.ndarray, goal_ta
     return path
 
 
+def rebuild_path_by_moves(domain, layer_stores, depth: int, goal_row: np.ndarray, goal_tag: int, le: bool):
+    """The path to goal_row through move tags: each state's parent is the state its move undoes.
+
+    The parent's own tag is looked up in the layer before (one block decoded per depth); the path
+    is verified by replaying it."""
+    states = [np.asarray(goal_row, dtype=np.uint8).copy()]
+    moves: list[int] = []
+    target, move = states[0], goal_tag
+    for d in range(depth - 1, -1, -1):
+        parent = apply_move(domain, target, int(domain.inverse_moves[move]))
+        tag = None if parent is None else layer_stores[d].find(_key(parent, le), le)
+        if tag is None:
+            raise RuntimeError(f"path rebuild failed: undoing move {domain.format_move(move, target)} of "
+                               f"{domain.format_state(target)} gives no state of depth {d} of {domain.name}")
+        states.append(parent)
+        moves.append(move)
+        target, move = parent, tag
+    path = SolutionPath(states=states[::-1], moves=moves[::-1])
+    path.verified = replay(domain, path, goal_row)
+    if not path.verified:
+        raise RuntimeError(f"the rebuilt path of {domain.name} does not replay to the goal")
+    return path
+
+
+def _key(row: np.ndarray, le: bool) -> tuple:
+    return tuple(int(w) for w in rows_to_keys(np.ascontiguousarray(row[None, :]), le)[0])
+
+
 def apply_move(domain, row: np.ndarray, move: int) -> np.ndarray | None:
     """The child of row produced by move id `move` (None if the move is not legal there)."""
     children, _, moves = domain.expand(np.ascontiguousarray(row[None, :]))
@@ -78,7 +126,7 @@ def replay(domain, path, goal_row: np.ndarray | None = None) -> bool:
     if bytes(path.states[0]) not in starts:
         return False
     cur = path.states[0]
-    for move, nxt in zip(path.moves, path.states[1:]):
+    for move, nxt in zip(path.moves, path.states[1:], strict=False):
         child = apply_move(domain, cur, move)
         if child is None or not np.array_equal(child, nxt):
             return False

@@ -5,9 +5,9 @@ An entry is a domain string or a mapping `{domain: ..., max_depth: ...}`; its sl
 depth limit appended, e.g. `sliding:4x4` to depth 15 -> `sliding-4x4-d15`.
 
 A domain string may name a file of the shared corpora portably with the `{corpora}` placeholder,
-e.g. `snakebird:{corpora}/snakebird/levels/levelstar3.txt`: it is resolved against the
-`corpora_dir` of the config, the slug leaves the placeholder out (`snakebird-snakebird-levels-
-levelstar3.txt`), and the entry is dropped (see `missing_entries`) when that file is absent.
+e.g. `PREFIX:{corpora}/folder/level.txt`: it is resolved against the `corpora_dir` of the config,
+the slug leaves the placeholder out (`PREFIX-folder-level.txt`), and the entry is dropped (see
+`missing_entries`) when that file is absent.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import pandas as pd
 from puzzlelab.lab import canonical
 from puzzlelab.lab.tables import write_table
 
-from .reference import compare_layers, read_reference_file, reference_for
+from .published import compare_layers, read_reference_file, reference_for
 
 
 def timing_path(path: str | Path) -> Path:
@@ -34,7 +34,8 @@ def _mib(n: float) -> float:
 
 
 # --- bfs_layers -----------------------------------------------------------------------------------
-def layers_report(runs: list[str], reference: str | None, csv: str, html: str, detail_csv: str, detail_html: str) -> None:
+def _layer_rows(runs: list[str], reference: str | None) -> tuple[list[dict], list[dict]]:
+    """(one row per search, one row per depth of every search) against the published counts."""
     corpus = read_reference_file(reference) if reference else None
     summary, detail = [], []
     for path in runs:
@@ -42,7 +43,7 @@ def layers_report(runs: list[str], reference: str | None, csv: str, html: str, d
         dom = data["domain"]
         ref = reference_for(dom, corpus)
         marks = compare_layers(data["layers"], ref, data["complete"])
-        for d, (n, mark) in enumerate(zip(data["layers"], marks)):
+        for d, (n, mark) in enumerate(zip(data["layers"], marks, strict=False)):
             published = ref.values[d] if ref is not None and ref.kind == "layers" and d < len(ref.values) else None
             detail.append({"domain": dom, "depth": d, "states": n, "published": published, "equal": mark})
         checked = [m for m in marks if m != "—"]
@@ -67,19 +68,40 @@ def layers_report(runs: list[str], reference: str | None, csv: str, html: str, d
             "bits/state": data["bits_per_state"], "time (s)": timing.get("time_s"), "cpu (s)": timing.get("cpu_s"),
             "peak RSS (MiB)": _mib(timing.get("peak_rss_bytes", 0)),
         })
+    return summary, detail
+
+
+def layers_report(runs: list[str], csv: str, html: str, svg: str | None = None, reference: str | None = None) -> None:
+    summary, _ = _layer_rows(runs, reference)
     bad = sum(1 for r in summary if r["equal to published"] == "NO")
     note = (f"{len(summary)} searches; {sum(1 for r in summary if r['equal to published'] == 'yes')} equal to the "
             f"published counts, {bad} different, the rest without a published sequence here.")
     write_table(pd.DataFrame(summary), csv, html, title="bfs_layers: layer counts against OEIS", note=note)
-    write_table(pd.DataFrame(detail), detail_csv, detail_html, title="bfs_layers: every depth",
+
+
+def depths_report(runs: list[str], csv: str, html: str, svg: str | None = None, reference: str | None = None) -> None:
+    _, detail = _layer_rows(runs, reference)
+    write_table(pd.DataFrame(detail), csv, html, title="bfs_layers: every depth",
                 note="states = new states at that exact depth; published = the OEIS value; equal = yes/NO/— (none).")
 
 
 # --- bfs_codecs -----------------------------------------------------------------------------------
-def codecs_report(runs: list[str], csv: str, html: str, runs_csv: str, runs_html: str, svg: str) -> None:
-    from puzzlelab.lab.plots import figure, save
+def codec_runs_report(runs: list[str], csv: str, html: str, svg: str | None = None,
+                      reference: str | None = None) -> None:
+    run_rows = []
+    for path in runs:
+        data = canonical.read_json(path)
+        r = data["runs"]
+        row = {"domain": data["domain"], "depth expanded": r["depth"], "parents": r["parents"],
+               "children": r["children"], "run states": r["run_states"], "chunk": data["chunk_states"]}
+        row.update(r["codecs"])
+        run_rows.append(row)
+    write_table(pd.DataFrame(run_rows), csv, html, title="bfs_codecs: bits per state of the frontier runs",
+                note="Sorted, deduplicated chunk runs of children of the widest layer (before the merge).")
 
-    rows, run_rows = [], []
+
+def codecs_report(runs: list[str], csv: str, html: str, svg: str | None = None, reference: str | None = None) -> None:
+    rows = []
     datas = [canonical.read_json(p) for p in runs]
     for data in datas:
         for rec in data["visited"]:
@@ -88,17 +110,17 @@ def codecs_report(runs: list[str], csv: str, html: str, runs_csv: str, runs_html
                    "bound (state space)": rec["bound_space_bits"], "Elias-Fano": rec["elias_fano_bits"]}
             row.update(rec["codecs"])
             rows.append(row)
-        r = data["runs"]
-        row = {"domain": data["domain"], "depth expanded": r["depth"], "parents": r["parents"],
-               "children": r["children"], "run states": r["run_states"], "chunk": data["chunk_states"]}
-        row.update(r["codecs"])
-        run_rows.append(row)
     write_table(pd.DataFrame(rows), csv, html, title="bfs_codecs: bits per state of the visited set",
                 note="Visited set after each depth, sorted by key byte order le or be, encoded in ~1 MB blocks. "
                      "Bounds: log2 C(U, n) / n for an arbitrary n-subset of the key space U = 256^width or of "
                      "the reachable state space.")
-    write_table(pd.DataFrame(run_rows), runs_csv, runs_html, title="bfs_codecs: bits per state of the frontier runs",
-                note="Sorted, deduplicated chunk runs of children of the widest layer (before the merge).")
+    if svg:
+        _codecs_plot(datas, svg)
+
+
+def _codecs_plot(datas: list[dict], svg: str) -> None:
+    from puzzlelab.lab.plots import figure, save
+
     n = max(1, len(datas))
     cols = min(3, n)
     nrows = (n + cols - 1) // cols
@@ -106,7 +128,7 @@ def codecs_report(runs: list[str], csv: str, html: str, runs_csv: str, runs_html
     styles = {"raw": ":", "zstd": "--", "delta-zstd": "-.", "rowfilter": (0, (1, 1)), "rowfilter-zstd": "-"}
     colors = {"raw": "tab:gray", "zstd": "tab:orange", "delta-zstd": "tab:green", "rowfilter": "tab:purple",
               "rowfilter-zstd": "tab:blue"}
-    for ax, data in zip(axes.flat, datas):
+    for ax, data in zip(axes.flat, datas, strict=False):
         xs = [rec["states"] for rec in data["visited"]]
         names = sorted({k.split("/")[0] for rec in data["visited"] for k in rec["codecs"]})
         for name in names:
@@ -138,7 +160,7 @@ def codecs_report(runs: list[str], csv: str, html: str, runs_csv: str, runs_html
 
 
 # --- bfs_dedup ------------------------------------------------------------------------------------
-def dedup_report(runs: list[str], csv: str, html: str) -> None:
+def dedup_report(runs: list[str], csv: str, html: str, svg: str | None = None, reference: str | None = None) -> None:
     groups: dict[tuple[str, str], list[tuple[dict, dict]]] = {}
     for path in runs:
         data, timing = load(path)
@@ -164,9 +186,11 @@ def dedup_report(runs: list[str], csv: str, html: str) -> None:
             "sort+merge cpu (s)": best(sm, "cpu_s"), "hash cpu (s)": best(hs, "cpu_s"),
             "hash / sort+merge (cpu)": best(hs, "cpu_s") / best(sm, "cpu_s"),
             "sort+merge wall (s)": med(sm, "time_s"), "hash wall (s)": med(hs, "time_s"),
-            "sort+merge RSS (MiB)": _mib(best(sm, "peak_rss_bytes")), "hash RSS (MiB)": _mib(best(hs, "peak_rss_bytes")),
+            "sort+merge RSS (MiB)": _mib(best(sm, "peak_rss_bytes")),
+            "hash RSS (MiB)": _mib(best(hs, "peak_rss_bytes")),
             "hash / sort+merge (RSS)": best(hs, "peak_rss_bytes") / best(sm, "peak_rss_bytes"),
-            "sort+merge set (bits/state)": sm[0][0]["bits_per_state"], "hash table (bits/state)": hs[0][0]["bits_per_state"],
+            "sort+merge set (bits/state)": sm[0][0]["bits_per_state"],
+            "hash table (bits/state)": hs[0][0]["bits_per_state"],
             "same layers": "yes" if same else "NO",
         })
     write_table(pd.DataFrame(rows), csv, html, title="bfs_dedup: sort+merge against the hash-set baseline",
@@ -175,9 +199,7 @@ def dedup_report(runs: list[str], csv: str, html: str) -> None:
 
 
 # --- bfs_budget -----------------------------------------------------------------------------------
-def budget_report(runs: list[str], csv: str, html: str, svg: str) -> None:
-    from puzzlelab.lab.plots import figure, save
-
+def budget_report(runs: list[str], csv: str, html: str, svg: str | None = None, reference: str | None = None) -> None:
     rows = []
     for path in runs:
         data, timing = load(path)
@@ -194,6 +216,13 @@ def budget_report(runs: list[str], csv: str, html: str, svg: str) -> None:
     write_table(df, csv, html, title="bfs_budget: one search under shrinking memory budgets",
                 note="peak RSS includes the interpreter and compiled kernels (~150-200 MiB); the budget bounds the "
                      "engine's own data (accounted peak).")
+    if svg:
+        _budget_plot(df, svg)
+
+
+def _budget_plot(df, svg: str) -> None:
+    from puzzlelab.lab.plots import figure, save
+
     fig, (ax1, ax2) = figure(9, 3.6, ncols=2)
     for (dom, depth), g in df.groupby(["domain", "max depth"]):
         label = f"{dom} to depth {depth}"
@@ -215,7 +244,7 @@ def budget_report(runs: list[str], csv: str, html: str, svg: str) -> None:
 
 
 # --- bfs_parents ----------------------------------------------------------------------------------
-def parents_report(runs: list[str], csv: str, html: str) -> None:
+def parents_report(runs: list[str], csv: str, html: str, svg: str | None = None, reference: str | None = None) -> None:
     rows = []
     for path in runs:
         data, timing = load(path)
@@ -226,11 +255,13 @@ def parents_report(runs: list[str], csv: str, html: str) -> None:
         search_cpu = timing.get("search_time_s")
         rows.append({
             "domain": data["domain"], "states": data["states"], "depth": data["max_depth"], "width (B)": data["width"],
-            "full parents (MiB)": _mib(data["full_parent_bytes"]), "1-byte hashes (MiB)": _mib(data["parent_hash_bytes"]),
+            "full parents (MiB)": _mib(data["full_parent_bytes"]),
+            "1-byte hashes (MiB)": _mib(data["parent_hash_bytes"]),
             "saving": data["full_parent_bytes"] / max(1, data["parent_hash_bytes"]),
             "visited (MiB)": _mib(data["visited_bytes"]), "layers (MiB)": _mib(data["layer_bytes"]),
             "paths": len(paths), "all shortest + verified": "yes" if all(
-                p["hash_verified"] and p["full_scan_verified"] and p["hash_length"] == p["depth"] == p["full_scan_length"]
+                p["hash_verified"] and p["full_scan_verified"]
+                and p["hash_length"] == p["depth"] == p["full_scan_length"]
                 for p in paths) else "NO",
             "expanded (hash)": sum(p["hash_expanded"] for p in paths) / max(1, len(paths)),
             "expanded (no hash)": sum(p["full_scan_expanded"] for p in paths) / max(1, len(paths)),
@@ -242,3 +273,13 @@ def parents_report(runs: list[str], csv: str, html: str) -> None:
     write_table(pd.DataFrame(rows), csv, html, title="bfs_parents: 1-byte parent hashes against full parents",
                 note="Paths rebuilt from evenly spaced states of the deepest layer; expanded = states re-expanded per "
                      "path (with the hash only those whose hash byte matches, about 1/256).")
+
+
+TABLES = {"layers": layers_report, "depths": depths_report, "codecs": codecs_report, "codec-runs": codec_runs_report,
+          "dedup": dedup_report, "budget": budget_report, "parents": parents_report}
+
+
+def write(table: str, runs: list[str], *, csv: str, html: str, svg: str | None = None,
+          reference: str | None = None) -> None:
+    """`puzzlelab bfs report TABLE RUNS...`: one table (CSV + HTML) and, where it has one, its plot."""
+    TABLES[table](runs, csv, html, svg=svg, reference=reference)
