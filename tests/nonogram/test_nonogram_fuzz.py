@@ -10,18 +10,22 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 
 import numpy as np
 import pytest
 from hypothesis import given
 
 from conftest import REPO
-from fuzz_support import Scratch, assert_clean, fuzz_settings, mutated, run_forked
+from fuzz_support import EXAMPLES, SLOW, Scratch, assert_clean, fuzz_settings, mutated, run_forked
 from puzzlelab.nonogram.formats import load
 from puzzlelab.nonogram.model import satisfies
 
 DATA = REPO / "data" / "nonogram"
 STATUSES = {"unique", "multiple", "solved", "contradiction", "timeout"}
+# Twelve families: 100 cases each in `make test` keeps the engine's fast tests near a minute of CPU;
+# PUZZLELAB_FUZZ_EXAMPLES or the slow profile set the count explicitly.
+FAMILY_EXAMPLES = EXAMPLES if SLOW or "PUZZLELAB_FUZZ_EXAMPLES" in os.environ else 100
 
 # family -> (seed files in data/nonogram, name of the mutated file, forced format or None, collection)
 FAMILIES = {
@@ -79,7 +83,7 @@ def check_case(scratch: Scratch, family: str, data: bytes) -> None:
 def _family_test(family: str):
     seeds = [(DATA / f).read_bytes() for f in FAMILIES[family][0]]
 
-    @fuzz_settings()
+    @fuzz_settings(FAMILY_EXAMPLES)
     @given(data=mutated(seeds))
     def run(scratch, data):
         check_case(scratch, family, data)

@@ -29,7 +29,8 @@ def _solver_args(p: argparse.ArgumentParser, timeout_default: float | None = Non
                                   "needs more is refused")
     p.add_argument("--no-probing", action="store_true", help="branch without probing (ablation)")
     p.add_argument("--naive", action="store_true", help="O(n) segment checks instead of prefix sums (ablation)")
-    p.add_argument("--sweep", action="store_true", help="full row/column sweeps instead of the dirty-line queue (ablation)")
+    p.add_argument("--sweep", action="store_true",
+                   help="full row/column sweeps instead of the dirty-line queue (ablation)")
     p.add_argument("--no-cache", action="store_true", help="no line-solver cache (ablation)")
 
 
@@ -74,7 +75,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("generate", help="the project's own corpus: seeded random images as puzzles (.nonpack)")
     p.add_argument("--size", default="20x20", help="WIDTHxHEIGHT (default 20x20)")
     p.add_argument("--density", type=float, default=0.6, help="probability that a cell is filled (default 0.6)")
-    p.add_argument("--colors", type=positive_int, default=1, help="block colours: 1 = black and white (default), up to 9")
+    p.add_argument("--colors", type=positive_int, default=1,
+                   help="block colours: 1 = black and white (default), up to 9")
     p.add_argument("--style", choices=["noise", "blocks"], default="noise",
                    help="noise: independent cells; blocks: coarse squares (picture-like)")
     p.add_argument("--scale", type=positive_int, default=4, help="square size for --style blocks (default 4)")
@@ -207,7 +209,8 @@ def _generate(args) -> int:
     w, h = parse_size(args.size)
     puzzles = generate(w, h, args.density, args.colors, args.count, args.seed, style=args.style, scale=args.scale)
     atomic_write(args.out, to_text(puzzles))
-    print(f"{len(puzzles)} puzzles {w}x{h}, density {args.density:g}, {args.colors} colour(s), seed {args.seed} -> {args.out}")
+    print(f"{len(puzzles)} puzzles {w}x{h}, density {args.density:g}, {args.colors} colour(s), "
+          f"seed {args.seed} -> {args.out}")
     return 0
 
 

@@ -210,7 +210,8 @@ def ablation_tables(runs: list[str], out, plot_out) -> None:
             rows.append({
                 "optimisation": label, "puzzles": corpus, "n": len(names),
                 "with it: total CPU s": float(bt.sum()), "without it: total CPU s": float(ot.sum()),
-                "speed-up (total)": ratio, "speed-up (median per puzzle)": float(per.median()) if len(per) else float("nan"),
+                "speed-up (total)": ratio,
+                "speed-up (median per puzzle)": float(per.median()) if len(per) else float("nan"),
                 "timeouts with": b_to, "timeouts without": o_to,
                 "note": "lower bound (timeouts count at the limit)" if o_to > b_to else "",
             })

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
+from ..lab.jit import kernel
 from .linecache import lookup, pack, store
 from .linesolve import solve_line
 
@@ -137,7 +137,6 @@ def propagate(pz, ws, st):
     naive = (ctr[FLAGS] & F_NAIVE) != 0
     nlines = q.shape[0]
     nrows = ctr[R_]
-    ncols = ctr[C_]
     if ctr[FLAGS] & F_SWEEP:
         return _sweep(pz, ws, st)
     while ctr[QLEN] > 0:

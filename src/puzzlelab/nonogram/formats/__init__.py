@@ -99,7 +99,7 @@ def load(spec: str, fmt: str | None = None) -> list[Puzzle]:
         raise InputError("empty file", path, 1)
     reader = FORMATS[fmt][0]
     puzzles = reader(text, path, p.stem)
-    for k, pz in enumerate(puzzles):
+    for pz in puzzles:
         pz.source = path if len(puzzles) == 1 else f"{path}#{pz.name.rpartition('#')[2]}"
         pz.format = fmt
     if sel is None:
@@ -120,6 +120,6 @@ def select(puzzles: list[Puzzle], sel: str, path: str) -> Puzzle:
 def load_one(spec: str, fmt: str | None = None) -> Puzzle:
     puzzles = load(spec, fmt)
     if len(puzzles) != 1:
-        raise InputError(f"the file holds {len(puzzles)} puzzles; pick one with {split_spec(spec)[0]}#N (1..{len(puzzles)})",
-                         split_spec(spec)[0])
+        path = split_spec(spec)[0]
+        raise InputError(f"the file holds {len(puzzles)} puzzles; pick one with {path}#N (1..{len(puzzles)})", path)
     return puzzles[0]

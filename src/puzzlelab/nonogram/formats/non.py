@@ -113,7 +113,8 @@ def _parse_one(lines: list[tuple[int, str]], path, name: str) -> Puzzle:
         elif key == "goal":
             goal_text, goal_line = _unquote(value), ln
             if not goal_text and width and height:  # pbnsolve's variant: the image on the next lines
-                while i < len(lines) and len(goal_text) < width * height and re.match(r"^\s*[0-9A-Za-z.]+\s*$", lines[i][1]):
+                while (i < len(lines) and len(goal_text) < width * height
+                       and re.match(r"^\s*[0-9A-Za-z.]+\s*$", lines[i][1])):
                     goal_text += lines[i][1].strip()
                     i += 1
     if width is None or height is None or rows is None or cols is None:

@@ -98,7 +98,8 @@ def _puzzle(node: _Node, path, name: str) -> Puzzle:
             clue: Clue = []
             counts = ln.find_all("count")
             if len(counts) > MAX_SIDE:
-                raise InputError(f"{len(counts)} blocks in one line; a line has at most {MAX_SIDE} cells", path, ln.line)
+                raise InputError(f"{len(counts)} blocks in one line; a line has at most {MAX_SIDE} cells",
+                                 path, ln.line)
             for cnt in counts:
                 cname = cnt.attrs.get("color", default_name)
                 if cname not in index:

@@ -80,7 +80,8 @@ def parse_mk(text: str, path, stem: str) -> list[Puzzle]:
     else:  # Olšák's own files often omit the '#'
         rows_l, cols_l = body[:height], body[height:]
     if len(rows_l) != height:
-        raise InputError(f"expected {height} row lines, found {len(rows_l)}", path, (rows_l or body or [(ln0, "")])[-1][0])
+        raise InputError(f"expected {height} row lines, found {len(rows_l)}", path,
+                         (rows_l or body or [(ln0, "")])[-1][0])
     if len(cols_l) != width:
         raise InputError(f"expected {width} column lines, found {len(cols_l)}", path,
                          (cols_l[width][0] if len(cols_l) > width else (cols_l or body or [(ln0, "")])[-1][0]))
