@@ -1,20 +1,22 @@
 # The two commands of the contract:
-#   make reproduce   set up .venv and run the full reproduction, then build the report
+#   make reproduce   set up .venv, print the plan (jobs, CPU-hours, wall time), run the full
+#                    reproduction, then build reports/report.html
 #   make test        set up .venv and run the test suite (slow cases excluded)
+# Both take CONFIG=config/quick.yaml (the smoke run) and CORES=N.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(CURDIR)/$(VENV)/bin
 CORES  ?= 8
-# e.g. make reproduce CONFIG=config/quick.yaml
 CONFIG ?=
 REPORT ?= reports/report.html
 
 # Rules call `puzzlelab` and `python` from PATH: the project's .venv comes first.
 export PATH := $(BIN):$(PATH)
 
-SNAKEMAKE = $(BIN)/snakemake $(if $(CONFIG),--configfile $(CONFIG),)
+CONFIGARG = $(if $(CONFIG),--configfile $(CONFIG),)
+SNAKEMAKE = $(BIN)/snakemake
 
-.PHONY: reproduce test test-all venv report lint format clean
+.PHONY: reproduce plan test test-timed test-all venv report verify reference experiments lint format clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,23 +26,46 @@ $(VENV)/.installed: pyproject.toml
 
 venv: $(VENV)/.installed
 
-reproduce: venv
-	$(SNAKEMAKE) --cores $(CORES)
+# Interrupted? Run the same command again: finished work is kept, a stale lock is cleared.
+reproduce: venv plan
+	$(SNAKEMAKE) --cores $(CORES) $(CONFIGARG)
 	mkdir -p $(dir $(REPORT))
-	$(SNAKEMAKE) --report $(REPORT)
+	$(SNAKEMAKE) --report $(REPORT) $(CONFIGARG)
 	@echo "report: $(REPORT)"
+
+plan: venv
+	$(BIN)/puzzlelab lab plan --cores $(CORES) $(CONFIGARG)
 
 report: venv
 	mkdir -p $(dir $(REPORT))
-	$(SNAKEMAKE) --report $(REPORT)
+	$(SNAKEMAKE) --report $(REPORT) $(CONFIGARG)
+
+# Compare results/ byte for byte with the committed manifest of the same config.
+verify: venv
+	$(BIN)/puzzlelab lab verify $(CONFIGARG)
+
+# After a finished run: reference/<label>/ (manifest, measured cost per job, scorecard).
+reference: venv
+	$(BIN)/puzzlelab lab reference $(CONFIGARG)
+	$(BIN)/puzzlelab lab readme
+
+experiments: venv
+	@PUZZLELAB_LIST_EXPERIMENTS=1 $(SNAKEMAKE) --dry-run --quiet $(CONFIGARG)
 
 test: venv
 	$(BIN)/python -m pytest -m "not slow"
 
+# `make test` timed, for README.md's table (reference/tests.json, then `puzzlelab lab readme`).
+test-timed: venv
+	$(BIN)/python -m puzzlelab.lab.timed_tests reference/tests.json -- -m "not slow"
+	$(BIN)/puzzlelab lab readme
+
+# Everything, with 10,000 fuzz cases per parser family.
 test-all: venv
-	$(BIN)/python -m pytest
+	PUZZLELAB_FUZZ=slow $(BIN)/python -m pytest
 
 lint: venv
+	$(BIN)/ruff check src tests
 	$(BIN)/snakemake --lint
 	$(BIN)/snakefmt --check Snakefile rules/
 

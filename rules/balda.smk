@@ -1,16 +1,14 @@
-# Balda experiments (category "Balda"): the built-in dictionary, word-search speed (forward trie,
-# separator trie, incremental), alpha-beta variants per depth, deeper-vs-shallower tournaments.
-# Helpers live in puzzlelab/balda/pipeline.py.
+# Balda experiments (category "Balda"): the built-in dictionary and the word lists beside it, word-search
+# speed (forward trie, separator trie, incremental), alpha-beta variants per depth, deeper-vs-shallower
+# tournaments. Helpers live in puzzlelab/balda/pipeline.py.
 from puzzlelab.balda.pipeline import alphabeta_jobs as balda_alphabeta_jobs
-from puzzlelab.balda.pipeline import dictionary_compare as balda_dictionary_compare
-from puzzlelab.balda.pipeline import prefix_args as balda_prefix_args
+from puzzlelab.balda.pipeline import dictionary_sources as balda_dictionary_sources
 from puzzlelab.balda.pipeline import speed_jobs as balda_speed_jobs
 from puzzlelab.balda.pipeline import tournament_jobs as balda_tournament_jobs
 
 BALDA_CATEGORY = "Balda"
-BALDA_DICT = "results/balda_dictionary/ru_opencorpora_nouns.txt"
-BALDA_COMPARE, BALDA_MISSING = balda_dictionary_compare(
-    config["balda_dictionary"], HAVE_CORPORA, corpus_path
+BALDA_LISTS, BALDA_MISSING = balda_dictionary_sources(
+    config["balda_dictionary"], config["corpora_dir"], HAVE_CORPORA, corpus_path
 )
 BALDA_SPEED = balda_speed_jobs(config["balda_search_speed"])
 BALDA_AB = balda_alphabeta_jobs(config["balda_alphabeta"])
@@ -22,19 +20,33 @@ for _file, _reason in BALDA_MISSING:
 
 localrules:
     balda_dictionary_table,
+    balda_dictionary_lengths,
+    balda_dictionary_scorecard,
     balda_search_speed_table,
+    balda_search_speed_times,
+    balda_search_speed_summary,
+    balda_search_speed_scorecard,
     balda_alphabeta_table,
+    balda_alphabeta_times,
+    balda_alphabeta_branching,
+    balda_alphabeta_summary,
+    balda_alphabeta_scorecard,
     balda_tournament_table,
+    balda_tournament_summary,
+    balda_tournament_times,
+    balda_tournament_scorecard,
 
 
 # --- balda_dictionary: the built-in list from pymorphy3's OpenCorpora lexicon, beside the corpora ------
 rule balda_dictionary_build:
     output:
-        words=BALDA_DICT,
+        words="results/balda_dictionary/ru_opencorpora_nouns.txt",
         json="results/balda_dictionary/build.json",
         timing="results/balda_dictionary/build.timing.json",
     log:
         "results/logs/balda_dictionary/build.log",
+    benchmark:
+        "results/benchmarks/balda_dictionary/balda_dictionary_build/all.tsv"
     conda:
         ENV
     threads: threads_for("balda_dictionary_build")
@@ -43,70 +55,141 @@ rule balda_dictionary_build:
         runtime=runtime_for("balda_dictionary_build"),
     params:
         exclude=",".join(config["balda_dictionary"]["exclude"]),
-        prefixes=balda_prefix_args(config["balda_dictionary"]),
+        prefixes=",".join(config["balda_dictionary"]["prefixes"]),
     shell:
-        "puzzlelab balda dictionary --words {output.words} --exclude {params.exclude} {params.prefixes}"
+        "puzzlelab balda dictionary --words {output.words} --exclude={params.exclude:q}"
+        " --prefix={params.prefixes:q}"
         " --out {output.json} --timing {output.timing} 2> {log}"
 
 
-rule balda_dictionary_stats:
+# the parse step: every word list (the built-in one and the corpora's) into a canonical list and a record;
+# an unreadable list becomes a row of the report's unreadable inputs, not a failed workflow
+rule balda_parse:
     input:
-        words=BALDA_DICT,
-        compare=list(BALDA_COMPARE.values()),
+        lambda wc: (
+            rules.balda_dictionary_build.output.words
+            if wc.balda_list == "builtin"
+            else BALDA_LISTS[wc.balda_list]["path"]
+        ),
     output:
-        json="results/balda_dictionary/stats.json",
+        words="results/balda_dictionary/lists/{balda_list}.txt",
+        json="results/balda_dictionary/lists/{balda_list}.json",
+        unreadable="results/balda_dictionary/lists/{balda_list}.unreadable.csv",
     log:
-        "results/logs/balda_dictionary/stats.log",
+        "results/logs/balda_dictionary/parse_{balda_list}.log",
+    benchmark:
+        "results/benchmarks/balda_dictionary/balda_parse/{balda_list}.tsv"
+    wildcard_constraints:
+        balda_list=r"[A-Za-z0-9_]+",
     conda:
         ENV
-    threads: threads_for("balda_dictionary_stats")
+    threads: threads_for("balda_parse")
     resources:
-        mem_mb=mem_mb_for("balda_dictionary_stats"),
-        runtime=runtime_for("balda_dictionary_stats"),
+        mem_mb=mem_mb_for("balda_parse"),
+        runtime=runtime_for("balda_parse"),
     params:
-        lists=" ".join(f"{k}={v}" for k, v in BALDA_COMPARE.items()),
+        label=lambda wc, input: BALDA_LISTS[wc.balda_list]["label"] or input[0],
     shell:
-        "puzzlelab balda dict-stats builtin={input.words} {params.lists} --out {output.json} 2> {log}"
+        "NUMBA_NUM_THREADS={threads} puzzlelab balda parse {input:q} --name {wildcards.balda_list}"
+        " --label {params.label:q} --words {output.words} --unreadable {output.unreadable}"
+        " --out {output.json} 2> {log}"
 
 
 rule balda_dictionary_table:
     input:
-        "results/balda_dictionary/stats.json",
-        "results/balda_dictionary/build.json",
+        build=rules.balda_dictionary_build.output.json,
+        lists=expand(rules.balda_parse.output.json, balda_list=list(BALDA_LISTS)),
+        words=expand(rules.balda_parse.output.words, balda_list=list(BALDA_LISTS)),
     output:
         csv="results/balda_dictionary/dictionaries.csv",
         html=report(
             "results/balda_dictionary/dictionaries.html",
             category=BALDA_CATEGORY,
             subcategory="balda_dictionary",
+            labels={"table": "word lists: words kept and dropped"},
             caption="../report/balda/dictionary.rst",
+        ),
+    log:
+        "results/logs/balda_dictionary/table.log",
+    benchmark:
+        "results/benchmarks/balda_dictionary/balda_dictionary_table/all.tsv"
+    conda:
+        ENV
+    shell:
+        "puzzlelab balda report dictionary {input.build} {input.lists} --csv {output.csv}"
+        " --html {output.html} 2> {log}"
+
+
+rule balda_dictionary_lengths:
+    input:
+        build=rules.balda_dictionary_table.input.build,
+        lists=rules.balda_dictionary_table.input.lists,
+        words=rules.balda_dictionary_table.input.words,
+    output:
+        csv="results/balda_dictionary/lengths.csv",
+        html=report(
+            "results/balda_dictionary/lengths.html",
+            category=BALDA_CATEGORY,
+            subcategory="balda_dictionary",
+            labels={"table": "word lists: lengths and tries"},
+            caption="../report/balda/dictionary_lengths.rst",
         ),
         svg=report(
             "results/balda_dictionary/lengths.svg",
             category=BALDA_CATEGORY,
             subcategory="balda_dictionary",
+            labels={"figure": "word length distribution"},
             caption="../report/balda/dictionary_plot.rst",
         ),
     log:
-        "results/logs/balda_dictionary/table.log",
+        "results/logs/balda_dictionary/lengths.log",
+    benchmark:
+        "results/benchmarks/balda_dictionary/balda_dictionary_lengths/all.tsv"
     conda:
         ENV
     shell:
-        "puzzlelab balda report dictionary {input} --csv {output.csv} --html {output.html}"
-        " --plot {output.svg} 2> {log}"
+        "puzzlelab balda report dictionary-lengths {input.build} {input.lists} --csv {output.csv}"
+        " --html {output.html} --svg {output.svg} 2> {log}"
+
+
+rule balda_dictionary_scorecard:
+    input:
+        table=rules.balda_dictionary_lengths.output.csv,
+    output:
+        csv="results/balda_dictionary/scorecard.csv",
+    log:
+        "results/logs/balda_dictionary/scorecard.log",
+    benchmark:
+        "results/benchmarks/balda_dictionary/balda_dictionary_scorecard/all.tsv"
+    conda:
+        ENV
+    params:
+        link=rules.balda_dictionary_lengths.output.html,
+    shell:
+        "puzzlelab balda scorecard balda_dictionary {input.table} --link {params.link}"
+        " --csv {output.csv} 2> {log}"
 
 
 register_experiment(
     "balda_dictionary",
     BALDA_CATEGORY,
     [
-        "results/balda_dictionary/dictionaries.html",
-        "results/balda_dictionary/lengths.svg",
+        rules.balda_dictionary_table.output.html,
+        rules.balda_dictionary_lengths.output.html,
+        rules.balda_dictionary_lengths.output.svg,
     ],
 )
 register_determinism(
     "balda_dictionary",
-    [BALDA_DICT, "results/balda_dictionary/build.json"],
+    [
+        rules.balda_dictionary_build.output.words,
+        rules.balda_dictionary_build.output.json,
+    ],
+)
+register_scorecard("balda_dictionary", rules.balda_dictionary_scorecard.output.csv)
+register_unreadable(
+    "balda_dictionary",
+    expand(rules.balda_parse.output.unreadable, balda_list=list(BALDA_LISTS)),
 )
 
 
@@ -115,15 +198,21 @@ rule balda_dictionary:
         experiment_inputs("balda_dictionary"),
 
 
+# the canonical built-in list every solve job reads
+BALDA_WORDS = expand(rules.balda_parse.output.words, balda_list="builtin")[0]
+
+
 # --- balda_search_speed: full and incremental word search on self-play positions ---------------------
 rule balda_search_speed_run:
     input:
-        words=BALDA_DICT,
+        words=BALDA_WORDS,
     output:
         json="results/balda_search_speed/runs/{balda_speed}.json",
         timing="results/balda_search_speed/runs/{balda_speed}.timing.json",
     log:
         "results/logs/balda_search_speed/{balda_speed}.log",
+    benchmark:
+        "results/benchmarks/balda_search_speed/balda_search_speed_run/{balda_speed}.tsv"
     wildcard_constraints:
         balda_speed=r"[0-9]+x[0-9]+_seed[0-9]+",
     conda:
@@ -146,9 +235,8 @@ rule balda_search_speed_run:
 
 rule balda_search_speed_table:
     input:
-        runs=expand("results/balda_search_speed/runs/{s}.json", s=sorted(BALDA_SPEED)),
-        timings=expand(
-            "results/balda_search_speed/runs/{s}.timing.json", s=sorted(BALDA_SPEED)
+        runs=expand(
+            rules.balda_search_speed_run.output.json, balda_speed=sorted(BALDA_SPEED)
         ),
     output:
         csv="results/balda_search_speed/positions.csv",
@@ -156,44 +244,106 @@ rule balda_search_speed_table:
             "results/balda_search_speed/positions.html",
             category=BALDA_CATEGORY,
             subcategory="balda_search_speed",
+            labels={"table": "move lists per position"},
             caption="../report/balda/speed_positions.rst",
-        ),
-        summary_csv="results/balda_search_speed/summary.csv",
-        summary_html=report(
-            "results/balda_search_speed/summary.html",
-            category=BALDA_CATEGORY,
-            subcategory="balda_search_speed",
-            caption="../report/balda/speed_summary.rst",
-        ),
-        svg=report(
-            "results/balda_search_speed/time_vs_filled.svg",
-            category=BALDA_CATEGORY,
-            subcategory="balda_search_speed",
-            caption="../report/balda/speed_plot.rst",
         ),
     log:
         "results/logs/balda_search_speed/table.log",
+    benchmark:
+        "results/benchmarks/balda_search_speed/balda_search_speed_table/all.tsv"
     conda:
         ENV
     shell:
-        "puzzlelab balda report speed {input.runs} --csv {output.csv} --html {output.html}"
-        " --summary-csv {output.summary_csv} --summary-html {output.summary_html}"
-        " --plot {output.svg} 2> {log}"
+        "puzzlelab balda report speed {input.runs} --csv {output.csv} --html {output.html} 2> {log}"
+
+
+rule balda_search_speed_times:
+    input:
+        runs=rules.balda_search_speed_table.input.runs,
+        timings=expand(
+            rules.balda_search_speed_run.output.timing, balda_speed=sorted(BALDA_SPEED)
+        ),
+    output:
+        csv="results/balda_search_speed/positions.timing.csv",
+        html=report(
+            "results/balda_search_speed/positions.timing.html",
+            category=BALDA_CATEGORY,
+            subcategory="balda_search_speed",
+            labels={"table": "search time per position"},
+            caption="../report/balda/speed_times.rst",
+        ),
+        svg=report(
+            "results/balda_search_speed/time_vs_filled.timing.svg",
+            category=BALDA_CATEGORY,
+            subcategory="balda_search_speed",
+            labels={"figure": "search time against filled cells"},
+            caption="../report/balda/speed_plot.rst",
+        ),
+    log:
+        "results/logs/balda_search_speed/times.log",
+    benchmark:
+        "results/benchmarks/balda_search_speed/balda_search_speed_times/all.tsv"
+    conda:
+        ENV
+    shell:
+        "puzzlelab balda report speed-times {input.runs} --csv {output.csv} --html {output.html}"
+        " --svg {output.svg} 2> {log}"
+
+
+rule balda_search_speed_summary:
+    input:
+        runs=rules.balda_search_speed_times.input.runs,
+        timings=rules.balda_search_speed_times.input.timings,
+    output:
+        csv="results/balda_search_speed/summary.timing.csv",
+        html=report(
+            "results/balda_search_speed/summary.timing.html",
+            category=BALDA_CATEGORY,
+            subcategory="balda_search_speed",
+            labels={"table": "median search time by phase"},
+            caption="../report/balda/speed_summary.rst",
+        ),
+    log:
+        "results/logs/balda_search_speed/summary.log",
+    benchmark:
+        "results/benchmarks/balda_search_speed/balda_search_speed_summary/all.tsv"
+    conda:
+        ENV
+    shell:
+        "puzzlelab balda report speed-summary {input.runs} --csv {output.csv} --html {output.html}"
+        " 2> {log}"
+
+
+rule balda_search_speed_scorecard:
+    input:
+        table=rules.balda_search_speed_summary.output.csv,
+    output:
+        csv="results/balda_search_speed/scorecard.csv",
+    log:
+        "results/logs/balda_search_speed/scorecard.log",
+    benchmark:
+        "results/benchmarks/balda_search_speed/balda_search_speed_scorecard/all.tsv"
+    conda:
+        ENV
+    params:
+        link=rules.balda_search_speed_summary.output.html,
+    shell:
+        "puzzlelab balda scorecard balda_search_speed {input.table} --link {params.link}"
+        " --csv {output.csv} 2> {log}"
 
 
 register_experiment(
     "balda_search_speed",
     BALDA_CATEGORY,
     [
-        "results/balda_search_speed/positions.html",
-        "results/balda_search_speed/summary.html",
-        "results/balda_search_speed/time_vs_filled.svg",
+        rules.balda_search_speed_table.output.html,
+        rules.balda_search_speed_times.output.html,
+        rules.balda_search_speed_summary.output.html,
+        rules.balda_search_speed_times.output.svg,
     ],
 )
-register_determinism(
-    "balda_search_speed",
-    [f"results/balda_search_speed/runs/{s}.json" for s in BALDA_SPEED],
-)
+register_determinism("balda_search_speed", rules.balda_search_speed_table.input.runs)
+register_scorecard("balda_search_speed", rules.balda_search_speed_scorecard.output.csv)
 
 
 rule balda_search_speed:
@@ -204,12 +354,14 @@ rule balda_search_speed:
 # --- balda_alphabeta: minimax, alpha-beta, ordering, long-word pruning: nodes and time per depth -------
 rule balda_alphabeta_run:
     input:
-        words=BALDA_DICT,
+        words=BALDA_WORDS,
     output:
         json="results/balda_alphabeta/runs/{balda_ab}.json",
         timing="results/balda_alphabeta/runs/{balda_ab}.timing.json",
     log:
         "results/logs/balda_alphabeta/{balda_ab}.log",
+    benchmark:
+        "results/benchmarks/balda_alphabeta/balda_alphabeta_run/{balda_ab}.tsv"
     wildcard_constraints:
         balda_ab=r"s[0-9]+_p[0-9]+_[a-z_]+",
     conda:
@@ -226,63 +378,158 @@ rule balda_alphabeta_run:
         depth=lambda wc: BALDA_AB[wc.balda_ab]["max_depth"],
         slack=config["balda_alphabeta"]["slack"],
         endgame=config["balda_alphabeta"]["endgame"],
+        node_limit=config["balda_alphabeta"]["node_limit"],
+        timeout=config["balda_alphabeta"]["timeout"],
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab balda bench-search --dict {input.words} --size {params.size}"
         " --seed {params.seed} --plies {params.plies} --variant {params.variant} --max-depth {params.depth}"
-        " --slack {params.slack} --endgame {params.endgame}"
-        " --out {output.json} --timing {output.timing} 2> {log}"
+        " --slack {params.slack} --endgame {params.endgame} --node-limit {params.node_limit}"
+        " --timeout {params.timeout} --out {output.json} --timing {output.timing} 2> {log}"
 
 
 rule balda_alphabeta_table:
     input:
-        runs=expand("results/balda_alphabeta/runs/{s}.json", s=sorted(BALDA_AB)),
-        timings=expand(
-            "results/balda_alphabeta/runs/{s}.timing.json", s=sorted(BALDA_AB)
-        ),
+        runs=expand(rules.balda_alphabeta_run.output.json, balda_ab=sorted(BALDA_AB)),
     output:
         csv="results/balda_alphabeta/depths.csv",
         html=report(
             "results/balda_alphabeta/depths.html",
             category=BALDA_CATEGORY,
             subcategory="balda_alphabeta",
+            labels={"table": "value and nodes per depth"},
             caption="../report/balda/alphabeta_depths.rst",
         ),
-        summary_csv="results/balda_alphabeta/summary.csv",
-        summary_html=report(
-            "results/balda_alphabeta/summary.html",
-            category=BALDA_CATEGORY,
-            subcategory="balda_alphabeta",
-            caption="../report/balda/alphabeta_summary.rst",
-        ),
         svg=report(
-            "results/balda_alphabeta/nodes_time.svg",
+            "results/balda_alphabeta/nodes.svg",
             category=BALDA_CATEGORY,
             subcategory="balda_alphabeta",
+            labels={"figure": "nodes per depth"},
             caption="../report/balda/alphabeta_plot.rst",
         ),
     log:
         "results/logs/balda_alphabeta/table.log",
+    benchmark:
+        "results/benchmarks/balda_alphabeta/balda_alphabeta_table/all.tsv"
     conda:
         ENV
     shell:
         "puzzlelab balda report alphabeta {input.runs} --csv {output.csv} --html {output.html}"
-        " --summary-csv {output.summary_csv} --summary-html {output.summary_html}"
-        " --plot {output.svg} 2> {log}"
+        " --svg {output.svg} 2> {log}"
+
+
+rule balda_alphabeta_branching:
+    input:
+        runs=rules.balda_alphabeta_table.input.runs,
+    output:
+        csv="results/balda_alphabeta/branching.csv",
+        html=report(
+            "results/balda_alphabeta/branching.html",
+            category=BALDA_CATEGORY,
+            subcategory="balda_alphabeta",
+            labels={"table": "effective branching factor"},
+            caption="../report/balda/alphabeta_branching.rst",
+        ),
+    log:
+        "results/logs/balda_alphabeta/branching.log",
+    benchmark:
+        "results/benchmarks/balda_alphabeta/balda_alphabeta_branching/all.tsv"
+    conda:
+        ENV
+    shell:
+        "puzzlelab balda report alphabeta-branching {input.runs} --csv {output.csv}"
+        " --html {output.html} 2> {log}"
+
+
+rule balda_alphabeta_times:
+    input:
+        runs=rules.balda_alphabeta_table.input.runs,
+        timings=expand(
+            rules.balda_alphabeta_run.output.timing, balda_ab=sorted(BALDA_AB)
+        ),
+    output:
+        csv="results/balda_alphabeta/depths.timing.csv",
+        html=report(
+            "results/balda_alphabeta/depths.timing.html",
+            category=BALDA_CATEGORY,
+            subcategory="balda_alphabeta",
+            labels={"table": "search time per depth"},
+            caption="../report/balda/alphabeta_times.rst",
+        ),
+        svg=report(
+            "results/balda_alphabeta/time.timing.svg",
+            category=BALDA_CATEGORY,
+            subcategory="balda_alphabeta",
+            labels={"figure": "CPU time per depth"},
+            caption="../report/balda/alphabeta_time_plot.rst",
+        ),
+    log:
+        "results/logs/balda_alphabeta/times.log",
+    benchmark:
+        "results/benchmarks/balda_alphabeta/balda_alphabeta_times/all.tsv"
+    conda:
+        ENV
+    shell:
+        "puzzlelab balda report alphabeta-times {input.runs} --csv {output.csv} --html {output.html}"
+        " --svg {output.svg} 2> {log}"
+
+
+rule balda_alphabeta_summary:
+    input:
+        runs=rules.balda_alphabeta_times.input.runs,
+        timings=rules.balda_alphabeta_times.input.timings,
+    output:
+        csv="results/balda_alphabeta/summary.timing.csv",
+        html=report(
+            "results/balda_alphabeta/summary.timing.html",
+            category=BALDA_CATEGORY,
+            subcategory="balda_alphabeta",
+            labels={"table": "depth reached within a few seconds"},
+            caption="../report/balda/alphabeta_summary.rst",
+        ),
+    log:
+        "results/logs/balda_alphabeta/summary.log",
+    benchmark:
+        "results/benchmarks/balda_alphabeta/balda_alphabeta_summary/all.tsv"
+    conda:
+        ENV
+    shell:
+        "puzzlelab balda report alphabeta-summary {input.runs} --csv {output.csv}"
+        " --html {output.html} 2> {log}"
+
+
+rule balda_alphabeta_scorecard:
+    input:
+        branching=rules.balda_alphabeta_branching.output.csv,
+        summary=rules.balda_alphabeta_summary.output.csv,
+    output:
+        csv="results/balda_alphabeta/scorecard.csv",
+    log:
+        "results/logs/balda_alphabeta/scorecard.log",
+    benchmark:
+        "results/benchmarks/balda_alphabeta/balda_alphabeta_scorecard/all.tsv"
+    conda:
+        ENV
+    params:
+        link=rules.balda_alphabeta_branching.output.html,
+    shell:
+        "puzzlelab balda scorecard balda_alphabeta {input.branching} {input.summary}"
+        " --link {params.link} --csv {output.csv} 2> {log}"
 
 
 register_experiment(
     "balda_alphabeta",
     BALDA_CATEGORY,
     [
-        "results/balda_alphabeta/depths.html",
-        "results/balda_alphabeta/summary.html",
-        "results/balda_alphabeta/nodes_time.svg",
+        rules.balda_alphabeta_table.output.html,
+        rules.balda_alphabeta_branching.output.html,
+        rules.balda_alphabeta_times.output.html,
+        rules.balda_alphabeta_summary.output.html,
+        rules.balda_alphabeta_table.output.svg,
+        rules.balda_alphabeta_times.output.svg,
     ],
 )
-register_determinism(
-    "balda_alphabeta",
-    [f"results/balda_alphabeta/runs/{s}.json" for s in BALDA_AB],
-)
+register_determinism("balda_alphabeta", rules.balda_alphabeta_table.input.runs)
+register_scorecard("balda_alphabeta", rules.balda_alphabeta_scorecard.output.csv)
 
 
 rule balda_alphabeta:
@@ -293,12 +540,14 @@ rule balda_alphabeta:
 # --- balda_tournament: deeper against shallower search over seeded start words ----------------------
 rule balda_tournament_run:
     input:
-        words=BALDA_DICT,
+        words=BALDA_WORDS,
     output:
         json="results/balda_tournament/runs/{balda_tour}.json",
         timing="results/balda_tournament/runs/{balda_tour}.timing.json",
     log:
         "results/logs/balda_tournament/{balda_tour}.log",
+    benchmark:
+        "results/benchmarks/balda_tournament/balda_tournament_run/{balda_tour}.tsv"
     wildcard_constraints:
         balda_tour=r"d[0-9]+v[0-9]+_w[0-9]+",
     conda:
@@ -314,21 +563,23 @@ rule balda_tournament_run:
         shallow=lambda wc: BALDA_TOUR[wc.balda_tour]["shallow"],
         first=lambda wc: BALDA_TOUR[wc.balda_tour]["first"],
         words=lambda wc: BALDA_TOUR[wc.balda_tour]["words"],
-        prune="--prune" if config["balda_tournament"]["prune"] else "",
+        variant=config["balda_tournament"]["variant"],
         slack=config["balda_tournament"]["slack"],
         endgame=config["balda_tournament"]["endgame"],
+        node_limit=config["balda_tournament"]["node_limit"],
+        timeout=config["balda_tournament"]["timeout"],
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab balda tournament --dict {input.words} --size {params.size}"
         " --seed {params.seed} --first {params.first} --words {params.words} --deep {params.deep}"
-        " --shallow {params.shallow} {params.prune} --slack {params.slack} --endgame {params.endgame}"
+        " --shallow {params.shallow} --variant {params.variant} --slack {params.slack}"
+        " --endgame {params.endgame} --node-limit {params.node_limit} --timeout {params.timeout}"
         " --out {output.json} --timing {output.timing} 2> {log}"
 
 
 rule balda_tournament_table:
     input:
-        runs=expand("results/balda_tournament/runs/{s}.json", s=sorted(BALDA_TOUR)),
-        timings=expand(
-            "results/balda_tournament/runs/{s}.timing.json", s=sorted(BALDA_TOUR)
+        runs=expand(
+            rules.balda_tournament_run.output.json, balda_tour=sorted(BALDA_TOUR)
         ),
     output:
         csv="results/balda_tournament/games.csv",
@@ -336,36 +587,98 @@ rule balda_tournament_table:
             "results/balda_tournament/games.html",
             category=BALDA_CATEGORY,
             subcategory="balda_tournament",
+            labels={"table": "games"},
             caption="../report/balda/tournament_games.rst",
-        ),
-        summary_csv="results/balda_tournament/summary.csv",
-        summary_html=report(
-            "results/balda_tournament/summary.html",
-            category=BALDA_CATEGORY,
-            subcategory="balda_tournament",
-            caption="../report/balda/tournament_summary.rst",
         ),
     log:
         "results/logs/balda_tournament/table.log",
+    benchmark:
+        "results/benchmarks/balda_tournament/balda_tournament_table/all.tsv"
     conda:
         ENV
     shell:
         "puzzlelab balda report tournament {input.runs} --csv {output.csv} --html {output.html}"
-        " --summary-csv {output.summary_csv} --summary-html {output.summary_html} 2> {log}"
+        " 2> {log}"
+
+
+rule balda_tournament_summary:
+    input:
+        runs=rules.balda_tournament_table.input.runs,
+    output:
+        csv="results/balda_tournament/summary.csv",
+        html=report(
+            "results/balda_tournament/summary.html",
+            category=BALDA_CATEGORY,
+            subcategory="balda_tournament",
+            labels={"table": "wins, draws, losses per pair of depths"},
+            caption="../report/balda/tournament_summary.rst",
+        ),
+    log:
+        "results/logs/balda_tournament/summary.log",
+    benchmark:
+        "results/benchmarks/balda_tournament/balda_tournament_summary/all.tsv"
+    conda:
+        ENV
+    shell:
+        "puzzlelab balda report tournament-summary {input.runs} --csv {output.csv}"
+        " --html {output.html} 2> {log}"
+
+
+rule balda_tournament_times:
+    input:
+        runs=rules.balda_tournament_table.input.runs,
+        timings=expand(
+            rules.balda_tournament_run.output.timing, balda_tour=sorted(BALDA_TOUR)
+        ),
+    output:
+        csv="results/balda_tournament/summary.timing.csv",
+        html=report(
+            "results/balda_tournament/summary.timing.html",
+            category=BALDA_CATEGORY,
+            subcategory="balda_tournament",
+            labels={"table": "CPU time per game by pair of depths"},
+            caption="../report/balda/tournament_times.rst",
+        ),
+    log:
+        "results/logs/balda_tournament/times.log",
+    benchmark:
+        "results/benchmarks/balda_tournament/balda_tournament_times/all.tsv"
+    conda:
+        ENV
+    shell:
+        "puzzlelab balda report tournament-times {input.runs} --csv {output.csv}"
+        " --html {output.html} 2> {log}"
+
+
+rule balda_tournament_scorecard:
+    input:
+        table=rules.balda_tournament_summary.output.csv,
+    output:
+        csv="results/balda_tournament/scorecard.csv",
+    log:
+        "results/logs/balda_tournament/scorecard.log",
+    benchmark:
+        "results/benchmarks/balda_tournament/balda_tournament_scorecard/all.tsv"
+    conda:
+        ENV
+    params:
+        link=rules.balda_tournament_summary.output.html,
+    shell:
+        "puzzlelab balda scorecard balda_tournament {input.table} --link {params.link}"
+        " --csv {output.csv} 2> {log}"
 
 
 register_experiment(
     "balda_tournament",
     BALDA_CATEGORY,
     [
-        "results/balda_tournament/games.html",
-        "results/balda_tournament/summary.html",
+        rules.balda_tournament_table.output.html,
+        rules.balda_tournament_summary.output.html,
+        rules.balda_tournament_times.output.html,
     ],
 )
-register_determinism(
-    "balda_tournament",
-    [f"results/balda_tournament/runs/{s}.json" for s in BALDA_TOUR],
-)
+register_determinism("balda_tournament", rules.balda_tournament_table.input.runs)
+register_scorecard("balda_tournament", rules.balda_tournament_scorecard.output.csv)
 
 
 rule balda_tournament:

@@ -1,13 +1,14 @@
 # Beam search on edge-matching puzzles (Eternity II): width, visiting order, tie lottery and noise,
 # survivor dedup, beam vs DFS vs LDS at equal node budget, and the beam as a board factory.
-# Job tables come from src/puzzlelab/edgematch/pipeline.py; one solve job = one sweep over a chunk of seeds.
-from puzzlelab.edgematch import pipeline as beam_pipeline
+# Job tables come from src/puzzlelab/edgematch/search/pipeline.py; one solve job = one sweep over a
+# chunk of seeds. Instances come from rules/edgematch.smk.
+from puzzlelab.edgematch.search import pipeline as beam_pipeline
 
-BEAM_INSTANCES = beam_pipeline.instances(config, HAVE_CORPORA, corpus_path)
+BEAM_INSTANCES = beam_pipeline.instances(
+    config, HAVE_CORPORA, corpus_path, EDGEMATCH_INSTANCE_FILES
+)
 BEAM_JOBS = beam_pipeline.jobs(config, BEAM_INSTANCES)
-BEAM_ALL_JOBS = {
-    f"{exp}/{j}": job for exp, t in BEAM_JOBS.items() for j, job in t.items()
-}
+BEAM_ALL_JOBS = beam_pipeline.all_jobs(BEAM_JOBS)
 
 if "official" not in BEAM_INSTANCES:
     for _exp in beam_pipeline.EXPERIMENTS:
@@ -17,36 +18,9 @@ if "official" not in BEAM_INSTANCES:
             f"shared corpus not found under {CORPORA}",
         )
 
-for _exp in beam_pipeline.EXPERIMENTS:
-    _targets = [f"results/{_exp}/{_exp}.{x}" for x in ("html", "svg")]
-    _targets.append(f"results/{_exp}/best_boards.svg")
-    register_experiment(_exp, beam_pipeline.CATEGORY, _targets)
-    register_determinism(_exp, beam_pipeline.run_files(_exp, BEAM_JOBS))
-
 
 wildcard_constraints:
-    beam_exp="beam_width|beam_orders|beam_ties|beam_dedup|beam_vs_dfs_lds|beam_factory",
-
-
-rule beam_instance:
-    output:
-        puzzle="results/beam/instances/{name}.txt",
-        solution="results/beam/instances/{name}.solution.json",
-        hints="results/beam/instances/{name}.hints.txt",
-    log:
-        "results/logs/beam/instance_{name}.log",
-    conda:
-        ENV
-    threads: threads_for("beam_instance")
-    resources:
-        mem_mb=mem_mb_for("beam_instance"),
-        runtime=runtime_for("beam_instance"),
-    params:
-        size=lambda wc: BEAM_INSTANCES[wc.name]["generated"]["size"],
-        seed=lambda wc: BEAM_INSTANCES[wc.name]["generated"]["seed"],
-    shell:
-        "puzzlelab edgematch generate --size {params.size} --seed {params.seed}"
-        " --out {output.puzzle} --solution {output.solution} --hints-out {output.hints} 2> {log}"
+    beam_exp="|".join(beam_pipeline.EXPERIMENTS),
 
 
 rule beam_solve:
@@ -61,6 +35,8 @@ rule beam_solve:
         timing="results/{beam_exp}/runs/{job}.timing.json",
     log:
         "results/logs/{beam_exp}/{job}.log",
+    benchmark:
+        "results/benchmarks/{beam_exp}/beam_solve/{job}.tsv"
     conda:
         ENV
     threads: threads_for("beam_solve")
@@ -68,41 +44,99 @@ rule beam_solve:
         mem_mb=mem_mb_for("beam_solve"),
         runtime=runtime_for("beam_solve"),
     params:
-        args=lambda wc: BEAM_ALL_JOBS[f"{wc.beam_exp}/{wc.job}"]["args"],
-        hints=lambda wc: beam_pipeline.job_hint_args(
-            BEAM_INSTANCES, BEAM_ALL_JOBS[f"{wc.beam_exp}/{wc.job}"]
-        ),
+        hints=beam_pipeline.param(BEAM_ALL_JOBS, "hints"),
+        seeds=beam_pipeline.param(BEAM_ALL_JOBS, "seeds"),
+        width=beam_pipeline.param(BEAM_ALL_JOBS, "width"),
+        order=beam_pipeline.param(BEAM_ALL_JOBS, "order"),
+        tie_window=beam_pipeline.param(BEAM_ALL_JOBS, "tie_window"),
+        temperature=beam_pipeline.param(BEAM_ALL_JOBS, "temperature"),
+        dedup=beam_pipeline.param(BEAM_ALL_JOBS, "dedup"),
+        label=beam_pipeline.param(BEAM_ALL_JOBS, "label"),
     shell:
-        "NUMBA_NUM_THREADS={threads} puzzlelab edgematch sweep {input.puzzle} {params.args} {params.hints}"
+        "NUMBA_NUM_THREADS={threads} puzzlelab edgematch sweep {input.puzzle} --algo beam"
+        " --hints {params.hints} --hints-file {input.hints} --seeds {params.seeds}"
+        " --width {params.width} --order {params.order} --tie-window {params.tie_window}"
+        " --temperature {params.temperature} --dedup {params.dedup} --label {params.label}"
         " --out {output.out} --timing {output.timing} > /dev/null 2> {log}"
 
 
+rule beam_backtrack_solve:
+    input:
+        unpack(
+            lambda wc: beam_pipeline.job_input(
+                BEAM_INSTANCES, BEAM_ALL_JOBS[f"{wc.beam_exp}/{wc.job}"]
+            )
+        ),
+    output:
+        out="results/{beam_exp}/backtrack/{job}.json",
+        timing="results/{beam_exp}/backtrack/{job}.timing.json",
+    log:
+        "results/logs/{beam_exp}/backtrack/{job}.log",
+    benchmark:
+        "results/benchmarks/{beam_exp}/beam_backtrack_solve/{job}.tsv"
+    conda:
+        ENV
+    threads: threads_for("beam_backtrack_solve")
+    resources:
+        mem_mb=mem_mb_for("beam_backtrack_solve"),
+        runtime=runtime_for("beam_backtrack_solve"),
+    params:
+        algo=beam_pipeline.param(BEAM_ALL_JOBS, "algo"),
+        hints=beam_pipeline.param(BEAM_ALL_JOBS, "hints"),
+        seeds=beam_pipeline.param(BEAM_ALL_JOBS, "seeds"),
+        order=beam_pipeline.param(BEAM_ALL_JOBS, "order"),
+        node_limit=beam_pipeline.param(BEAM_ALL_JOBS, "node_limit"),
+        tolerance=beam_pipeline.param(BEAM_ALL_JOBS, "tolerance"),
+        max_discrepancy=beam_pipeline.param(BEAM_ALL_JOBS, "max_discrepancy"),
+        label=beam_pipeline.param(BEAM_ALL_JOBS, "label"),
+    shell:
+        "NUMBA_NUM_THREADS={threads} puzzlelab edgematch sweep {input.puzzle} --algo {params.algo}"
+        " --hints {params.hints} --hints-file {input.hints} --seeds {params.seeds} --order {params.order}"
+        " --node-limit {params.node_limit} --tolerance {params.tolerance}"
+        " --max-discrepancy {params.max_discrepancy} --label {params.label}"
+        " --out {output.out} --timing {output.timing} > /dev/null 2> {log}"
+
+
+BEAM_RUN_FILES = {
+    "beam": rules.beam_solve.output.out,
+    "backtrack": rules.beam_backtrack_solve.output.out,
+}
+BEAM_TIMING_FILES = {
+    "beam": rules.beam_solve.output.timing,
+    "backtrack": rules.beam_backtrack_solve.output.timing,
+}
+
 for _exp in beam_pipeline.EXPERIMENTS:
+    _runs = beam_pipeline.job_files(BEAM_JOBS, _exp, BEAM_RUN_FILES)
 
     rule:
         name:
             f"{_exp}_report"
         input:
-            runs=beam_pipeline.run_files(_exp, BEAM_JOBS),
-            timings=beam_pipeline.timing_files(_exp, BEAM_JOBS),
+            runs=_runs,
+            timings=beam_pipeline.job_files(BEAM_JOBS, _exp, BEAM_TIMING_FILES),
+            puzzles=beam_pipeline.puzzle_files(_exp, BEAM_JOBS, BEAM_INSTANCES),
         output:
             csv=f"results/{_exp}/{_exp}.csv",
             html=report(
                 f"results/{_exp}/{_exp}.html",
-                category="Beam search",
+                category=beam_pipeline.CATEGORY,
                 subcategory=_exp,
+                labels={"table": _exp},
                 caption=f"../report/beam/{_exp}.rst",
             ),
             svg=report(
                 f"results/{_exp}/{_exp}.svg",
-                category="Beam search",
+                category=beam_pipeline.CATEGORY,
                 subcategory=_exp,
+                labels={"figure": _exp},
                 caption=f"../report/beam/{_exp}_figure.rst",
             ),
             boards=report(
                 f"results/{_exp}/best_boards.svg",
-                category="Beam search",
+                category=beam_pipeline.CATEGORY,
                 subcategory=_exp,
+                labels={"figure": f"{_exp} best boards"},
                 caption="../report/beam/best_boards.rst",
             ),
         log:
@@ -115,13 +149,24 @@ for _exp in beam_pipeline.EXPERIMENTS:
             mem_mb=mem_mb_for("beam_report"),
             runtime=runtime_for("beam_report"),
         params:
-            experiment=_exp,
-            puzzles=beam_pipeline.puzzle_args(_exp, BEAM_JOBS, BEAM_INSTANCES),
+            table=_exp,
             family_rows=config["beam_factory"].get("family_rows", 13),
         shell:
-            "puzzlelab edgematch report {params.experiment} --runs {input.runs} --timings {input.timings}"
-            " {params.puzzles} --csv {output.csv} --html {output.html} --svg {output.svg} --boards {output.boards}"
-            " --family-rows {params.family_rows} 2> {log}"
+            "puzzlelab edgematch report {params.table} {input.runs} --timings {input.timings}"
+            " --puzzles {input.puzzles} --csv {output.csv} --html {output.html} --svg {output.svg}"
+            " --boards {output.boards} --family-rows {params.family_rows} 2> {log}"
+
+    _report_rule = getattr(rules, f"{_exp}_report")
+    register_experiment(
+        _exp,
+        beam_pipeline.CATEGORY,
+        [
+            _report_rule.output.html,
+            _report_rule.output.svg,
+            _report_rule.output.boards,
+        ],
+    )
+    register_determinism(_exp, _runs)
 
 
 rule beam_width:

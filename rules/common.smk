@@ -7,11 +7,12 @@ from pathlib import Path
 USER_NUMBA_CACHE = os.environ.get("NUMBA_CACHE_DIR")
 
 from puzzlelab.lab.numba_env import configure_numba_cache
+from puzzlelab.lab.snakemake_support import EFFECTIVE_CONFIG as _EFFECTIVE
 from puzzlelab.lab.snakemake_support import (
     determinism_resource,
     evenly_spaced,
+    json_param,
     resource_for,
-    write_if_changed,
 )
 
 REPO = Path(workflow.basedir)
@@ -27,18 +28,18 @@ configure_numba_cache(
     USER_NUMBA_CACHE or REPO / config.get("numba_cache_dir", ".numba_cache")
 )
 
-# The effective configuration, for the determinism re-runs (not an input: never triggers a rerun).
-EFFECTIVE_CONFIG = "results/.config/effective.json"
-write_if_changed(EFFECTIVE_CONFIG, json.dumps(config, sort_keys=True, indent=1) + "\n")
-
-# `snakemake --report reports/report.html` needs the folder to exist.
-Path("reports").mkdir(exist_ok=True)
+# The effective configuration of the running workflow, for the determinism re-runs: written by a
+# job of this run (rule effective_config), never while the Snakefile is parsed, so a dry run with
+# another config cannot change what a running determinism check reads.
+EFFECTIVE_CONFIG = str(_EFFECTIVE)
 
 EXPERIMENTS = {}  # experiment -> {"category": str, "targets": [paths]}
 DETERMINISM = {}  # experiment -> [reproducible artifact paths of its solve jobs]
 SKIPPED = []  # [experiment, what, reason] rows for the report
 SCORECARDS = {}  # experiment -> its scorecard rows (CSV, lab.scorecard.COLUMNS)
-UNREADABLE = {}  # experiment -> CSVs of inputs its parse step could not read (path, line, reason)
+UNREADABLE = (
+    {}
+)  # experiment -> CSVs of inputs its parse step could not read (path, line, reason)
 
 
 def register_experiment(name, category, targets):
@@ -82,6 +83,18 @@ def experiment_inputs(name):
     return targets
 
 
+def experiment_listing():
+    """One line per experiment: its target name, its report category, what it produces."""
+    width = max((len(n) for n in EXPERIMENTS), default=10)
+    lines = [f"{'experiment':<{width}}  category", f"{'-' * width}  --------"]
+    for name in sorted(EXPERIMENTS):
+        lines.append(f"{name:<{width}}  {EXPERIMENTS[name]['category']}")
+    lines.append(
+        f"\nRun one: snakemake --cores 8 NAME   (targets before any --configfile)"
+    )
+    return "\n".join(lines)
+
+
 def experiment_targets():
     return [t for name in sorted(EXPERIMENTS) for t in experiment_inputs(name)]
 
@@ -103,6 +116,10 @@ def determinism_resources_for(name, key):
 def report_targets():
     """Report-wide tables (see rules/report.smk)."""
     return [
+        EFFECTIVE_CONFIG,
+        "results/report/scorecard.html",
+        "results/report/unreadable.html",
+        "results/report/cost.timing.html",
         "results/report/determinism.html",
         "results/report/skipped.html",
         "results/report/config.html",

@@ -2,9 +2,28 @@
 # (a fresh Snakemake run of the same workflow and config) and compare sha256 byte for byte.
 
 
+localrules:
+    effective_config,
+
+
+rule effective_config:
+    output:
+        EFFECTIVE_CONFIG,
+    log:
+        "results/logs/report/effective_config.log",
+    conda:
+        ENV
+    params:
+        config=lambda wc: json_param(config),
+    shell:
+        "puzzlelab lab effective-config --config {params.config:q} --out {output} 2> {log}"
+
+
 rule determinism:
     input:
         artifacts=lambda wc: determinism_sample(wc.experiment),
+        # ancient: a config edit elsewhere rewrites it, but only the artifacts decide a rerun
+        config=ancient(EFFECTIVE_CONFIG),
     output:
         "results/determinism/{experiment}.json",
     log:
@@ -18,8 +37,7 @@ rule determinism:
     params:
         scratch=lambda wc: f"results/.determinism/{wc.experiment}",
         snakefile=workflow.main_snakefile,
-        configfile=EFFECTIVE_CONFIG,
     shell:
         "puzzlelab lab determinism {wildcards.experiment} {input.artifacts}"
-        " --snakefile {params.snakefile} --configfile {params.configfile}"
+        " --snakefile {params.snakefile} --configfile {input.config}"
         " --scratch {params.scratch} --cores {threads} --out {output} 2> {log}"

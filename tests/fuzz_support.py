@@ -97,10 +97,24 @@ class Outcome:
     seconds: float
 
 
+_WARM = False
+
+
+def _warm_up() -> None:
+    """Import every engine's command line once in this process, so forked children start warm."""
+    global _WARM
+    if not _WARM:
+        from puzzlelab.cli import build_parser
+
+        build_parser()
+        _WARM = True
+
+
 def run_forked(argv: list[str], timeout: float = CASE_SECONDS) -> Outcome:
     """Run `puzzlelab ARGV` in a forked child; capture its exit, signal, output and time."""
     from puzzlelab.cli import main
 
+    _warm_up()
     out_r, out_w = os.pipe()
     err_r, err_w = os.pipe()
     start = time.monotonic()

@@ -65,6 +65,8 @@ def make_domain(spec: str):
 
     if not isinstance(spec, str) or not spec.strip():
         raise InputError(f"empty domain string: expected one of {domain_help()}")
+    if not spec.isprintable():
+        raise InputError(f"domain string {quote(spec)} holds control characters or bytes that are not UTF-8 text")
     prefix, _, arg = spec.strip().partition(":")
     if prefix not in _FACTORIES:
         raise InputError(f"unknown domain {quote(spec)}: expected one of {domain_help()}")

@@ -22,8 +22,15 @@ def test_layers_json_has_the_documented_fields(run_cli):
                 "peak_rss_bytes", "time_s"):
         assert key in data
     assert data["layers"] == A092113_ROWS[6] and data["states"] == 720 and data["max_depth"] == 7
-    assert data["parent_bytes"] == 719
+    assert (data["dedup"], data["tags"], data["codec"]) == ("frontier", "move", "gap-zstd")
+    # flips of 2..6 pancakes: 4 bits a state, and a byte saying so in every block (one a layer here)
+    assert data["parent_bytes"] == sum(1 + (n + 1) // 2 for n in A092113_ROWS[6][1:])
     assert "depth 7" in err  # one progress line per depth
+    code, out, err = run_cli("bfs", "layers", "pancake:6", "--no-frontier", "--tags", "parent-hash",
+                             "--codec", "rowfilter-zstd", "--json")
+    data = json.loads(out)
+    assert data["layers"] == A092113_ROWS[6] and (data["dedup"], data["tags"]) == ("sortmerge", "parent-hash")
+    assert data["parent_bytes"] == 719  # one byte a state but the start
 
 
 def test_hash_dedup_cli(run_cli):
@@ -64,15 +71,19 @@ def test_bad_input_exits_2_with_a_message(run_cli, args, message):
     assert message in err and "Traceback" not in err
 
 
-def test_domain_interface():
-    dom = make_domain("sliding:3x3")
-    assert (dom.width, dom.max_children, dom.start.shape) == (5, 4, (1, 5))
+@pytest.mark.parametrize("spec, width", [("sliding:3x3", 3), ("sliding:3x3:packed", 5)])
+def test_domain_interface(spec, width):
+    """Ranked boards take ceil(log2(9!) / 8) = 3 bytes, packed ones two cells a byte."""
+    dom = make_domain(spec)
+    assert (dom.width, dom.max_children, dom.start.shape) == (width, 4, (1, width))
+    assert dom.reversible and dom.bipartite and dom.name == spec
     children, parent, move = dom.expand(dom.start)
-    assert children.shape == (2, 5) and parent.tolist() == [0, 0]
+    assert children.shape == (2, width) and parent.tolist() == [0, 0]
     assert sorted(dom.format_move(m) for m in move) == ["D", "R"]
     assert dom.format_state(dom.parse_state("0 1 2 3 4 5 6 7 8")) == "0,1,2,3,4,5,6,7,8"
+    assert dom.format_state(dom.start[0]) == "0,1,2,3,4,5,6,7,8"
     rooted = Rooted(dom, dom.parse_state("1,0,2,3,4,5,6,7,8"))
-    assert rooted.name == dom.name and rooted.start.shape == (1, 5)
+    assert rooted.name == dom.name and rooted.start.shape == (1, width) and rooted.reversible
     with pytest.raises(InputError, match="module is not available|snakebird"):
         register_domain("nosuch", "puzzlelab.bfs.nosuch:make")
         make_domain("nosuch:1")

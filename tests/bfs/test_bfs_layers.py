@@ -127,3 +127,20 @@ def test_cube2_qtm_and_pancake_10():
     assert sum(layers("cube2:qtm")) == 3674160
     got = layers("pancake:10")
     assert sum(got) == math.factorial(10) and len(got) - 1 == 11 and got[:4] == [1, 9, 72, 575]
+
+
+def test_embedded_sequences_are_whole_and_agree_with_the_corpus():
+    """A089484 has all 81 terms (every state once: 16!/2); each row sums to its space; the corpus agrees."""
+    from puzzlelab.bfs import published
+
+    assert len(published.A089484) == 81 and sum(published.A089484) == math.factorial(16) // 2
+    for seq in (published.A089473, published.A089474, published.A089483):
+        assert sum(seq) == math.factorial(9) // 2
+    assert sum(published.A079761) == sum(published.A079762) == 3674160
+    assert all(sum(row) == math.factorial(n) for n, row in published.A092113.items())
+    refs = read_reference_file(corpus("bfs", "reference_layer_counts.txt"))
+    for spec, ref in published.EMBEDDED.items():
+        if ref.name in refs:
+            assert refs[ref.name].values == ref.values, spec
+    assert refs["hanoi4_frame_stewart_moves"].values == published.A007664
+    assert reference_for("sliding:3x3:packed", None).values == published.A089473

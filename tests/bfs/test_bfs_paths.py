@@ -1,4 +1,4 @@
-"""Paths through the 1-byte parent hashes: shortest, legal, verified by replay; `bfs solve`."""
+"""Paths through the 1-byte parent hashes or the move tags: shortest, legal, verified by replay; `bfs solve`."""
 
 from __future__ import annotations
 
@@ -8,16 +8,54 @@ import numpy as np
 import pytest
 from bfs_support import A007664, eight_puzzle_search
 
+from puzzlelab.bfs.domain import Rooted
 from puzzlelab.bfs.engine import search
+from puzzlelab.bfs.hashset import search_hash
 from puzzlelab.bfs.parents import replay
 from puzzlelab.domains import make_domain
 
 
 @pytest.fixture(scope="module")
 def eight_puzzle():
-    res = eight_puzzle_search()
+    """The whole 8-puzzle, each state tagged with its parent's hash (the article's scheme)."""
+    res = eight_puzzle_search(tags="parent-hash")
     yield res
     res.close()
+
+
+@pytest.fixture(scope="module")
+def eight_puzzle_moves():
+    """The whole 8-puzzle, each state tagged with the move that produced it."""
+    res = eight_puzzle_search(tags="move")
+    yield res
+    res.close()
+
+
+def test_paths_through_move_tags_are_shortest_and_legal(eight_puzzle_moves):
+    from puzzlelab.bfs.parents import rebuild_path_by_moves
+
+    res = eight_puzzle_moves
+    assert res.move_tags and res.frontier and res.to_json()["tags"] == "move"
+    dom = res.domain
+    for depth in (1, 7, 20, 31):
+        store = res.layer_stores[depth]
+        for i in (0, len(store.blocks) - 1):
+            rows, tags = store.decode(i)
+            for j in (0, rows.shape[0] - 1):
+                path = rebuild_path_by_moves(dom, res.layer_stores, depth, rows[j], int(tags[j]), le=True)
+                assert len(path) == depth and path.verified and replay(dom, path, rows[j])
+                # each move is the tag of the state it produced
+                assert path.moves[-1] == int(tags[j])
+
+
+def test_a_wrong_move_tag_is_caught(eight_puzzle_moves):
+    from puzzlelab.bfs.parents import rebuild_path_by_moves
+
+    res = eight_puzzle_moves
+    rows, tags = res.layer_stores[9].decode(0)
+    wrong = next(m for m in range(4) if m != int(tags[0]))
+    with pytest.raises(RuntimeError, match="path rebuild failed"):
+        rebuild_path_by_moves(res.domain, res.layer_stores, 9, rows[0], wrong, le=True)
 
 
 def test_paths_through_parent_hashes_are_shortest_and_legal(eight_puzzle):
@@ -85,3 +123,13 @@ def test_solve_other_domains(run_cli, spec, state, length):
     code, out, err = run_cli("bfs", "solve", spec, "--from", state, "--json")
     assert code == 0, err
     assert json.loads(out)["length"] == length
+
+
+def test_solve_beyond_the_depth_limit_says_so(run_cli):
+    code, out, err = run_cli("bfs", "solve", "sliding:3x3", "--from", "8,6,7,2,5,4,3,0,1", "--max-depth", "5", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["found"] is False and data["length"] is None and data["searched_depth"] == 5
+    dom = make_domain("sliding:3x3")
+    rooted = Rooted(dom, dom.parse_state("8,6,7,2,5,4,3,0,1"))
+    assert not data["complete"] and data["states_searched"] == search_hash(rooted, max_depth=5, progress=False).states

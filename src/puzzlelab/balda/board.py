@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from ..lab.errors import InputError
+from ..lab.errors import InputError, quote
+from ..lab.textio import read_text
 from .alphabet import Alphabet
 
 MIN_SIZE, MAX_SIZE = 3, 8  # a path is a 64-bit cell mask
@@ -34,7 +34,7 @@ class Board:
         return ["".join(alpha.letters[c] if c >= 0 else EMPTY for c in self.cells[r * self.size:(r + 1) * self.size])
                 for r in range(self.size)]
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         return Board(self.size, self.cells.copy(), list(self.played))
 
 
@@ -52,9 +52,9 @@ def neighbours(size: int) -> np.ndarray:
     return nb
 
 
-def check_size(size: int, where: str | None = None) -> None:
+def check_size(size: int, where: str | None = None, line: int | None = None) -> None:
     if not MIN_SIZE <= size <= MAX_SIZE:
-        raise InputError(f"board size {size} is not supported: use {MIN_SIZE}..{MAX_SIZE}", where)
+        raise InputError(f"board size {size} is not supported: use {MIN_SIZE}..{MAX_SIZE}", where, line)
 
 
 def from_start_word(word: str, alpha: Alphabet, size: int | None = None) -> Board:
@@ -63,10 +63,10 @@ def from_start_word(word: str, alpha: Alphabet, size: int | None = None) -> Boar
     size = len(norm) if size is None else size
     check_size(size)
     if len(norm) != size:
-        raise InputError(f"start word {word!r} has {len(norm)} letters; a {size}x{size} board needs {size}")
+        raise InputError(f"start word {quote(word)} has {len(norm)} letters; a {size}x{size} board needs {size}")
     bad = [ch for ch in norm if ch not in alpha.letters]
     if bad:
-        raise InputError(f"start word {word!r}: letter {bad[0]!r} is not in the {alpha.lang} alphabet")
+        raise InputError(f"start word {quote(word)}: letter {quote(bad[0])} is not in the {alpha.lang} alphabet")
     cells = np.full(size * size, -1, dtype=np.int8)
     mid = size // 2
     cells[mid * size:(mid + 1) * size] = alpha.encode(norm)
@@ -93,14 +93,8 @@ def connected(cells: np.ndarray, size: int) -> bool:
 def read_board(path: str | os.PathLike, alpha: Alphabet, size: int | None = None) -> Board:
     """A board file: N lines of N characters ('.' empty), then optionally a blank line and the words
     already played, one per line (the start word included)."""
-    path = Path(path)
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("no such board file", path) from None
-    except UnicodeDecodeError as err:
-        raise InputError(f"not UTF-8 text (byte offset {err.start})", path) from None
-    lines = text.splitlines()
+    text = read_text(path, what="board file")
+    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]  # lines as editors count
     grid: list[tuple[int, str]] = []
     i = 0
     while i < len(lines) and not lines[i].strip():
@@ -113,7 +107,7 @@ def read_board(path: str | os.PathLike, alpha: Alphabet, size: int | None = None
     n = len(grid)
     if size is not None and n != size:
         raise InputError(f"the board has {n} rows but --size is {size}", path, grid[-1][0])
-    check_size(n, str(path))
+    check_size(n, str(path), grid[-1][0])
     cells = np.full(n * n, -1, dtype=np.int8)
     for r, (lineno, row) in enumerate(grid):
         row = alpha.normalise(row)
@@ -123,7 +117,7 @@ def read_board(path: str | os.PathLike, alpha: Alphabet, size: int | None = None
             if ch == EMPTY:
                 continue
             if ch not in alpha.letters:
-                raise InputError(f"column {c + 1}: {ch!r} is not a letter of the {alpha.lang} alphabet "
+                raise InputError(f"column {c + 1}: {quote(ch)} is not a letter of the {alpha.lang} alphabet "
                                  f"nor '{EMPTY}'", path, lineno)
             cells[r * n + c] = alpha.letters.index(ch)
     if not (cells >= 0).any():
@@ -136,7 +130,8 @@ def read_board(path: str | os.PathLike, alpha: Alphabet, size: int | None = None
         if not word:
             continue
         if not alpha.is_word(word):
-            raise InputError(f"played word {word!r} has letters outside the {alpha.lang} alphabet", path, lineno)
+            raise InputError(f"played word {quote(word)} has letters outside the {alpha.lang} alphabet", path,
+                             lineno)
         if word not in played:
             played.append(word)
     return Board(n, cells, played)

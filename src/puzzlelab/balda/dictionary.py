@@ -4,6 +4,7 @@ OpenCorpora lexicon shipped by pymorphy3-dicts-ru, and describe a list (size, le
 from __future__ import annotations
 
 import os
+import time
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
@@ -12,10 +13,13 @@ from pathlib import Path
 import numpy as np
 
 from ..lab.atomic import atomic_write
-from ..lab.errors import InputError
+from ..lab.errors import InputError, quote
+from ..lab.textio import read_text
 from .alphabet import Alphabet, alphabet, guess_lang
 
 MIN_LENGTH = 2  # a move names a path through the new letter and at least one old one
+MAX_LENGTH = 64  # no path is longer than the 64 cells of the largest board (8 x 8)
+MAX_LETTERS = 4_000_000  # letters of a whole list (the built-in one has about 560,000): bounds the tries' memory
 # OpenCorpora grammemes that mark what is not a common noun (names, surnames, patronymics, places,
 # organisations, trademarks, abbreviations, initials) or a misspelt / distorted entry.
 DEFAULT_EXCLUDE = ("Name", "Surn", "Patr", "Geox", "Orgn", "Trad", "Abbr", "Init", "Erro", "Dist")
@@ -39,7 +43,8 @@ def normalise_lines(lines, alpha: Alphabet, path: str | None = None, first_line:
 
     Blank lines are skipped; hyphenated/multi-word entries and words in another script are dropped
     and counted; any other character (digits, punctuation, control codes) is an error at its line
-    (`strict`, for user files) or dropped and counted as `dropped_other_characters`.
+    (`strict`, for user files) or dropped and counted as `dropped_other_characters`. A word longer
+    than any board can hold is an error at its line.
     """
     kept: set[str] = set()
     stats = Counter()
@@ -49,6 +54,9 @@ def normalise_lines(lines, alpha: Alphabet, path: str | None = None, first_line:
             continue
         stats["entries"] += 1
         if alpha.is_word(word):
+            if len(word) > MAX_LENGTH:
+                raise InputError(f"word of {len(word)} letters {quote(word)}: no board has more than "
+                                 f"{MAX_LENGTH} cells", path, number)
             if len(word) < MIN_LENGTH:
                 stats["dropped_short"] += 1
             elif word in kept:
@@ -59,7 +67,8 @@ def normalise_lines(lines, alpha: Alphabet, path: str | None = None, first_line:
         odd = [ch for ch in word if not (ch in JOINERS or ch.isalpha())]
         if odd and strict:
             name = unicodedata.name(odd[0], f"U+{ord(odd[0]):04X}")
-            raise InputError(f"unexpected character {odd[0]!r} ({name}) in word {raw.strip()!r}", path, number)
+            raise InputError(f"unexpected character {quote(odd[0])} ({name}) in word {quote(raw.strip())}",
+                             path, number)
         if odd:
             stats["dropped_other_characters"] += 1
         elif any(ch in JOINERS for ch in word):
@@ -77,22 +86,8 @@ def normalise_lines(lines, alpha: Alphabet, path: str | None = None, first_line:
 
 def read_word_list(path: str | os.PathLike, lang: str | None = None) -> WordList:
     """Read a UTF-8 word list, one word per line; `lang` None guesses the alphabet from the words."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such word list", path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a word list", path) from None
-    if b"\x00" in data:
-        line = data[: data.index(b"\x00")].count(b"\n") + 1
-        raise InputError("binary data (NUL byte): expected a UTF-8 text file, one word per line", path, line)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise InputError(f"not UTF-8 (byte 0x{data[err.start]:02x}): expected one word per line", path, line) from None
-    lines = text.splitlines()
+    text = read_text(path, what="word list")
+    lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]  # lines as editors count
     if lang is None:
         lang = guess_lang(lines[:5000])
     result = normalise_lines(lines, alphabet(lang), str(path))
@@ -104,6 +99,10 @@ def read_word_list(path: str | os.PathLike, lang: str | None = None) -> WordList
         other = "en" if lang == "ru" else "ru"
         raise InputError(f"{foreign} entries use letters outside the {lang} alphabet and only "
                          f"{result.stats['words']} fit it: is this a list for --lang {other}?", path)
+    letters = sum(len(w) for w in result.words)
+    if letters > MAX_LETTERS:
+        raise InputError(f"{result.stats['words']} words of {letters} letters in all: at most {MAX_LETTERS:,} "
+                         "letters fit the move-search tables", path)
     return result
 
 
@@ -150,6 +149,24 @@ def opencorpora_nouns(exclude=DEFAULT_EXCLUDE, prefix: str = "", progress=None) 
     result = normalise_lines(raw, alphabet("ru"), strict=False)
     result.stats = {"lemmas_scanned": seen["lemmas"], "nouns_selected": len(raw), **result.stats}
     return result
+
+
+def build_nouns(exclude=DEFAULT_EXCLUDE, prefixes=()) -> tuple[list[str], dict, float]:
+    """The built-in list from the lexicon, scanned once per prefix (all of it without one): the sorted
+    words, the counts of what was selected and dropped, and the seconds the scan took."""
+    from ..lab.progress import Progress
+
+    t0 = time.perf_counter()
+    words, stats = set(), {}
+    with Progress(None, "scanning the OpenCorpora lexicon", unit="entries") as p:
+        for prefix in prefixes or [""]:
+            part = opencorpora_nouns(exclude, prefix, progress=p)
+            words.update(part.words)
+            for k, v in part.stats.items():
+                stats[k] = stats.get(k, 0) + v
+    words = sorted(words)
+    stats["words"] = len(words)
+    return words, stats, time.perf_counter() - t0
 
 
 def builtin_cache_path() -> Path:

@@ -30,6 +30,8 @@ def play_game(engine: Engine, board: Board, depths: tuple[int, int], options: tu
         result = engine.search(board, depths[player], options[player], seed=seed * 1_000_003 + ply)
         entry = {"ply": ply + 1, "player": "ab"[player], "depth": depths[player], "value": result.value,
                  "nodes": result.nodes, "time_s": result.time_s, "cpu_time_s": result.cpu_time_s}
+        if not result.complete:
+            entry["complete"] = False  # the search was stopped by its node limit
         if positions is not None:
             positions.append((board.copy(), result.move))
         if result.move is None:

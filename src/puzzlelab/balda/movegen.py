@@ -9,52 +9,109 @@ path (its letters are the trie children there). Three callers:
 - `generate_new`: the words that pass through one newly filled cell (the incremental search).
 - `generate_forward`: the baseline — the same search over a plain forward trie (no separator, so
   only the forward phase) from every filled cell and every empty cell next to one.
+
+The kernels take their state as three named tuples: `Words` (a trie, read only), `Position` (the
+board and the played words) and `Finds` (the find buffers and the search's scratch frames).
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from typing import NamedTuple
 
+import numpy as np
+
+from ..lab.jit import allocating_kernel, inline_kernel, kernel
 from .bits import lowest_bit
 from .trie import child
 
 MAX_FRAMES = 72  # path cells (<= 64) + separator + slack
 PATH_WIDTH = 64
+MAX_CELLS = 64  # 8 x 8: a path is a 64-bit cell mask
 
 
-@njit(cache=True)
-def grow(board, nbr, start, letters, start_empty, info, term, sep, played,
-         f_cell, f_letter, f_word, f_path, record_paths, n, frames, fr_bits):
+class Words(NamedTuple):
+    """A trie as the word search reads it, with the dictionary's word lengths."""
+
+    info: np.ndarray  # uint64 [nodes, 2]: (bit mask of child symbols, id of the first child)
+    term: np.ndarray  # int32 [nodes]: word id ending here, or -1
+    sep: int  # the separator symbol, the alphabet size (absent from a forward trie)
+    lengths: np.ndarray  # int32 [words]
+
+
+class Position(NamedTuple):
+    """The board the kernels search (moves are written into it and taken back)."""
+
+    board: np.ndarray  # int8 [cells]: letter code or -1 (empty)
+    nbr: np.ndarray  # int32 [cells, 4]: orthogonal neighbours, -1 padded
+    played: np.ndarray  # uint8 [words]: 1 = already played
+
+
+class Finds(NamedTuple):
+    """What the word search writes: the finds, the duplicate stamps and its scratch frames."""
+
+    cell: np.ndarray  # int16 [cap]
+    letter: np.ndarray  # int8 [cap]
+    word: np.ndarray  # int32 [cap]
+    path: np.ndarray  # int8 [cap, PATH_WIDTH] (or [1, PATH_WIDTH] when paths are not recorded)
+    stamp: np.ndarray  # int32 [words * sep]: the cell run (epoch) that last found (word, letter)
+    epoch: np.ndarray  # int64 [1]: the current epoch
+    front: np.ndarray  # int64 [MAX_CELLS]: the frontier cells of the current position
+    fr_node: np.ndarray  # int64 [MAX_FRAMES]: the search's frames, one per path cell
+    fr_cell: np.ndarray
+    fr_ext: np.ndarray
+    fr_phase: np.ndarray
+    fr_it: np.ndarray
+    fr_empty: np.ndarray
+    fr_bits: np.ndarray  # uint64 [MAX_FRAMES]
+
+
+def make_finds(cap: int, n_words: int, sep: int, paths: bool = True) -> Finds:
+    """Find buffers for `cap` finds over a dictionary of `n_words` words."""
+    frame = [np.zeros(MAX_FRAMES, dtype=np.int64) for _ in range(6)]
+    return Finds(np.empty(cap, dtype=np.int16), np.empty(cap, dtype=np.int8), np.empty(cap, dtype=np.int32),
+                 np.empty((cap if paths else 1, PATH_WIDTH), dtype=np.int8),
+                 np.zeros(n_words * sep, dtype=np.int32), np.zeros(1, dtype=np.int64),
+                 np.zeros(MAX_CELLS, dtype=np.int64), *frame, np.zeros(MAX_FRAMES, dtype=np.uint64))
+
+
+@kernel
+def grow(words, pos, finds, start, letters, start_empty, record_paths, n):
     """`_grow_letter` for every letter of the bit mask `letters` at `start` (one call, so the cost of
-    passing the arrays is paid once per cell, not once per letter). Returns the new n or -1."""
-    fr_node = frames[0]
-    fr_cell = frames[1]
-    fr_ext = frames[2]
-    fr_phase = frames[3]
-    fr_it = frames[4]
-    fr_empty = frames[5]
+    passing the state is paid once per cell, not once per letter). Returns the new n or -1."""
     m = letters
     while m != 0:
         letter = np.int64(lowest_bit(m))
         m &= m - np.uint64(1)
-        n = _grow_letter(board, nbr, start, letter, start if start_empty else -1, info, term, sep,
-                         played, f_cell, f_letter, f_word, f_path, record_paths, n,
-                         fr_node, fr_cell, fr_ext, fr_phase, fr_it, fr_empty, fr_bits)
+        n = _grow_letter(words, pos, finds, start, letter, start if start_empty else -1, record_paths, n)
         if n < 0:
             return -1
     return n
 
 
-@njit(cache=True, inline="always")
-def _grow_letter(board, nbr, start, letter, ecell0, info, term, sep, played,
-                 f_cell, f_letter, f_word, f_path, record_paths, n,
-                 fr_node, fr_cell, fr_ext, fr_phase, fr_it, fr_empty, fr_bits):
-    """Append the finds of words through `start` (holding `letter`) to the f_* buffers from index n.
+@inline_kernel
+def _grow_letter(words, pos, finds, start, letter, ecell0, record_paths, n):
+    """Append the finds of words through `start` (holding `letter`) to the find buffers from index n.
 
     `ecell0` is `start` when the start cell is the empty one (its letter is being tried), else -1;
     then one empty neighbour may still join the path. Played words are skipped. Returns the new n.
     """
+    info = words.info
+    term = words.term
+    sep = words.sep
+    board = pos.board
+    nbr = pos.nbr
+    played = pos.played
+    f_cell = finds.cell
+    f_letter = finds.letter
+    f_word = finds.word
+    f_path = finds.path
+    fr_node = finds.fr_node
+    fr_cell = finds.fr_cell
+    fr_ext = finds.fr_ext
+    fr_phase = finds.fr_phase
+    fr_it = finds.fr_it
+    fr_empty = finds.fr_empty
+    fr_bits = finds.fr_bits
     cap = len(f_word)
     node0 = child(info, 0, letter)
     if node0 < 0:
@@ -150,10 +207,11 @@ def _grow_letter(board, nbr, start, letter, ecell0, info, term, sep, played,
     return n
 
 
-@njit(cache=True)
-def frontier(board, nbr):
-    """Empty cells with a filled orthogonal neighbour, in cell order."""
-    out = np.empty(len(board), dtype=np.int64)
+@kernel
+def frontier(pos, out):
+    """Write the empty cells with a filled orthogonal neighbour to `out`, in cell order; returns how many."""
+    board = pos.board
+    nbr = pos.nbr
     k = 0
     for x in range(len(board)):
         if board[x] >= 0:
@@ -164,31 +222,34 @@ def frontier(board, nbr):
                 out[k] = x
                 k += 1
                 break
-    return out[:k]
+    return k
 
 
-@njit(cache=True)
-def generate_full(board, nbr, info, term, sep, played, stamp, epoch0,
-                  f_cell, f_letter, f_word, f_path, record_paths):
+@kernel
+def generate_full(words, pos, finds, record_paths):
     """Every distinct (cell, letter, word) move of the position (first path found for each).
 
     `stamp[word * sep + letter]` remembers the cell run (epoch) that found it, so duplicates (the same
-    word through the same cell by another path) are dropped without sorting. Returns (count, epoch),
-    count -1 when the buffers are too small.
+    word through the same cell by another path) are dropped without sorting; `finds.epoch[0]` advances
+    by one per cell. Returns the count, -1 when the buffers are too small.
     """
+    sep = words.sep
+    stamp = finds.stamp
+    f_cell = finds.cell
+    f_letter = finds.letter
+    f_word = finds.word
+    f_path = finds.path
     n = 0
-    epoch = epoch0
-    cells = frontier(board, nbr)
-    root = info[0, 0]
-    frames = np.empty((6, MAX_FRAMES), dtype=np.int64)
-    fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
-    letters = root & ((np.uint64(1) << np.uint64(sep)) - np.uint64(1))
-    for x in cells:
+    epoch = finds.epoch[0]
+    count = frontier(pos, finds.front)
+    letters = words.info[0, 0] & ((np.uint64(1) << np.uint64(sep)) - np.uint64(1))
+    for q in range(count):
+        x = finds.front[q]
         epoch += 1
-        m = grow(board, nbr, x, letters, True, info, term, sep, played,
-                 f_cell, f_letter, f_word, f_path, record_paths, n, frames, fr_bits)
+        m = grow(words, pos, finds, x, letters, True, record_paths, n)
         if m < 0:
-            return -1, epoch
+            finds.epoch[0] = epoch
+            return -1
         k = n
         for i in range(n, m):  # keep the first find of each word with each letter at this cell
             key = f_word[i] * sep + f_letter[i]
@@ -200,45 +261,43 @@ def generate_full(board, nbr, info, term, sep, played, stamp, epoch0,
                 f_letter[k] = f_letter[i]
                 f_word[k] = f_word[i]
                 if record_paths:
-                    f_path[k, :] = f_path[i, :]
+                    for t in range(PATH_WIDTH):
+                        f_path[k, t] = f_path[i, t]
             k += 1
         n = k
-    return n, epoch
+    finds.epoch[0] = epoch
+    return n
 
 
-@njit(cache=True)
-def generate_new(board, nbr, cell, info, term, sep, played, f_cell, f_letter, f_word, f_path):
+@kernel
+def generate_new(words, pos, finds, cell):
     """The finds through the newly filled `cell` (may repeat a triple; the caller deduplicates)."""
-    frames = np.empty((6, MAX_FRAMES), dtype=np.int64)
-    fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
-    letters = np.uint64(1) << np.uint64(board[cell])
-    return grow(board, nbr, cell, letters, False, info, term, sep, played,
-                f_cell, f_letter, f_word, f_path, False, 0, frames, fr_bits)
+    letters = np.uint64(1) << np.uint64(pos.board[cell])
+    return grow(words, pos, finds, cell, letters, False, False, 0)
 
 
-@njit(cache=True)
-def generate_forward(board, nbr, info, term, alphabet_size, played, f_cell, f_letter, f_word):
+@allocating_kernel
+def generate_forward(words, pos, finds):
     """Baseline: forward-trie search from every filled cell and every empty cell next to one, then
     duplicates removed by sorting. Returns the number of distinct moves (sorted by cell, letter, word),
-    or -1 when the buffers are too small."""
+    or -1 when the buffers are too small. `words.sep` is the alphabet size (no separator in this trie)."""
+    board = pos.board
+    alphabet_size = words.sep
+    f_cell = finds.cell
+    f_letter = finds.letter
+    f_word = finds.word
     n = 0
-    root = info[0, 0]
-    cells = frontier(board, nbr)
-    no_path = np.empty((1, PATH_WIDTH), dtype=np.int8)
-    frames = np.empty((6, MAX_FRAMES), dtype=np.int64)
-    fr_bits = np.zeros(MAX_FRAMES, dtype=np.uint64)
+    count = frontier(pos, finds.front)
     is_front = np.zeros(len(board), dtype=np.bool_)
-    for x in cells:
-        is_front[x] = True
-    letters = root & ((np.uint64(1) << np.uint64(alphabet_size)) - np.uint64(1))
+    for q in range(count):
+        is_front[finds.front[q]] = True
+    letters = words.info[0, 0] & ((np.uint64(1) << np.uint64(alphabet_size)) - np.uint64(1))
     for s in range(len(board)):
         # `grow` on a trie without separator: only the forward phase, words start at `s`
         if board[s] >= 0:
-            n = grow(board, nbr, s, np.uint64(1) << np.uint64(board[s]), False, info, term, alphabet_size, played,
-                     f_cell, f_letter, f_word, no_path, False, n, frames, fr_bits)
+            n = grow(words, pos, finds, s, np.uint64(1) << np.uint64(board[s]), False, False, n)
         elif is_front[s]:
-            n = grow(board, nbr, s, letters, True, info, term, alphabet_size, played,
-                     f_cell, f_letter, f_word, no_path, False, n, frames, fr_bits)
+            n = grow(words, pos, finds, s, letters, True, False, n)
         if n < 0:
             return -1
     keys = np.empty(n, dtype=np.int64)

@@ -3,7 +3,7 @@ long-word pruning, over per-depth pages of moves (numba kernels).
 
 The move stack holds pages: page p has the moves found after the p-th move of the line being
 searched. With incremental search a node's move list is the union of all pages below it, read
-through per-cell chains (`head[ply, cell]` -> newest entry at that cell, `m_next` -> older ones);
+through per-cell chains (`head[ply, cell]` -> newest entry at that cell, `next` -> older ones);
 moves whose cell is filled or whose word is played are skipped on reading, so nothing is copied or
 deleted and undo is free (the child's page is simply overwritten by the next sibling). Without
 incremental search every node regenerates its full list into its own page (the baseline).
@@ -11,32 +11,122 @@ incremental search every node regenerates its full list into its own page (the b
 Values are score differences from the side to move over the searched horizon: a move is worth its
 word length minus the value of the reply. A player without a move passes (a ply); two passes in a
 row or a full board end the game.
+
+State travels as named tuples (besides movegen's `Words`, `Position`, `Finds`): `Stack` (the move
+pages), `Plies` (the explicit recursion stack), `Table` (Zobrist keys and the transposition table),
+`options.SearchOptions` (what the search does) and `Root` (the root's depth, window and hash).
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from typing import NamedTuple
 
+import numpy as np
+
+from ..lab.jit import inline_kernel, kernel
 from .movegen import generate_full, generate_new
 
 NEG_INF = -(1 << 30)
 # stats[] slots
-NODES, GENERATIONS, FOUND = 0, 1, 2
+NODES, GENERATIONS, FOUND, STOPPED = 0, 1, 2, 3
+ORDER_BUCKETS = 66  # word lengths 0..64, longest first
 
 
-@njit(cache=True)
-def _new_page(ply, last_cell, top, board, nbr, info, term, sep, played, lengths,
-              m_cell, m_letter, m_word, m_len, m_next, head, f_cell, f_letter, f_word, f_path,
-              stamp, epoch, incremental, stats):
+class Stack(NamedTuple):
+    """The move pages of the line being searched, and the buffers that order a node's moves."""
+
+    cell: np.ndarray  # int16 [cap]
+    letter: np.ndarray  # int8 [cap]
+    word: np.ndarray  # int32 [cap]
+    length: np.ndarray  # int32 [cap]
+    next: np.ndarray  # int32 [cap]: the older entry at the same cell, or -1
+    head: np.ndarray  # int32 [plies, cells]: newest entry per cell seen from each ply
+    order: np.ndarray  # int32 [cap]: the nodes' playable moves, ordered, one slice per ply
+    maxlen: np.ndarray  # int32 [plies, cells]: longest playable word per cell (pruning)
+    counts: np.ndarray  # int64 [ORDER_BUCKETS]: counting-sort buckets
+    tmp: np.ndarray  # int32 [cap]: counting-sort scratch
+
+
+class Plies(NamedTuple):
+    """The explicit recursion stack of `negamax`, one entry per ply (numba caches no recursion)."""
+
+    depth: np.ndarray  # int64 [plies] each
+    alpha: np.ndarray
+    beta: np.ndarray
+    best: np.ndarray
+    k: np.ndarray
+    i: np.ndarray
+    o: np.ndarray
+    lo: np.ndarray
+    top: np.ndarray
+    last: np.ndarray
+    passes: np.ndarray
+    empty: np.ndarray
+    move: np.ndarray
+    alpha0: np.ndarray
+    hint: np.ndarray  # packed best move remembered for this node
+    bestj: np.ndarray  # stack index of the node's best move so far
+    hash: np.ndarray  # uint64 [plies]: Zobrist hash of letters and played words (no pass bit)
+    store: np.ndarray  # bool [plies]
+
+
+class Table(NamedTuple):
+    """Zobrist keys (letters on cells, played words, a pending pass) and the transposition table."""
+
+    z_cell: np.ndarray  # uint64 [64, letters]
+    z_word: np.ndarray  # uint64 [words]
+    z_pass: np.uint64
+    key: np.ndarray  # uint64 [slots] (a power of two)
+    val: np.ndarray  # int32 [slots]
+    depth: np.ndarray  # int8 [slots]
+    flag: np.ndarray  # int8 [slots]: 1 exact, 2 lower bound, 3 upper bound
+    move: np.ndarray  # int64 [slots]: packed best move, or -1
+
+
+class Root(NamedTuple):
+    """The searched position's depth, window, empty cells, stack top and Zobrist hash."""
+
+    depth: int
+    alpha: int
+    beta: int
+    empty: int
+    top: int  # the root's moves are stack entries [0, top), chained in head[0]
+    hash: np.uint64
+
+
+def make_stack(cap: int, plies: int, cells: int) -> Stack:
+    return Stack(np.empty(cap, dtype=np.int16), np.empty(cap, dtype=np.int8), np.empty(cap, dtype=np.int32),
+                 np.empty(cap, dtype=np.int32), np.empty(cap, dtype=np.int32),
+                 np.full((plies, cells), -1, dtype=np.int32), np.empty(cap, dtype=np.int32),
+                 np.zeros((plies, cells), dtype=np.int32), np.zeros(ORDER_BUCKETS, dtype=np.int64),
+                 np.empty(cap, dtype=np.int32))
+
+
+def make_plies(plies: int) -> Plies:
+    ints = [np.zeros(plies, dtype=np.int64) for _ in range(16)]
+    return Plies(*ints, np.zeros(plies, dtype=np.uint64), np.zeros(plies, dtype=np.bool_))
+
+
+@kernel
+def new_page(ply, last_cell, top, words, pos, finds, stack, incremental, stats):
     """Build the page of node `ply` from index `top`; returns (first index of its list, new top)."""
+    head = stack.head
+    m_cell = stack.cell
+    m_letter = stack.letter
+    m_word = stack.word
+    m_len = stack.length
+    m_next = stack.next
+    lengths = words.lengths
+    f_cell = finds.cell
+    f_letter = finds.letter
+    f_word = finds.word
     stats[GENERATIONS] += 1
     if incremental:
         for c in range(head.shape[1]):
             head[ply, c] = head[ply - 1, c]
         if last_cell < 0:  # a pass changes nothing
             return 0, top
-        n = generate_new(board, nbr, last_cell, info, term, sep, played, f_cell, f_letter, f_word, f_path)
+        n = generate_new(words, pos, finds, last_cell)
         if n < 0:
             raise RuntimeError("balda: find buffer too small")
         stats[FOUND] += n
@@ -63,9 +153,7 @@ def _new_page(ply, last_cell, top, board, nbr, info, term, sep, played, lengths,
             head[ply, c] = top
             top += 1
         return 0, top
-    n, e = generate_full(board, nbr, info, term, sep, played, stamp, epoch[0],
-                         f_cell, f_letter, f_word, f_path, False)
-    epoch[0] = e
+    n = generate_full(words, pos, finds, False)
     if n < 0:
         raise RuntimeError("balda: find buffer too small")
     stats[FOUND] += n
@@ -82,9 +170,19 @@ def _new_page(ply, last_cell, top, board, nbr, info, term, sep, played, lengths,
     return start, top
 
 
-@njit(cache=True)
-def select_moves(lo, top, board, played, m_cell, m_len, m_word, ord_buf, o, maxlen, order, prune, slack):
-    """Write the node's playable moves to ord_buf[o:], pruned and ordered; returns how many."""
+@kernel
+def select_moves(lo, top, pos, stack, o, ply, order, prune, slack):
+    """Write the node's playable moves to stack.order[o:], pruned and ordered; returns how many.
+
+    Pruning keeps, per cell, the words at most `slack` letters shorter than the cell's longest
+    (`stack.maxlen[ply]` is the scratch row of this node)."""
+    board = pos.board
+    played = pos.played
+    m_cell = stack.cell
+    m_len = stack.length
+    m_word = stack.word
+    ord_buf = stack.order
+    maxlen = stack.maxlen[ply]
     k = 0
     if prune:
         for c in range(len(maxlen)):
@@ -104,15 +202,19 @@ def select_moves(lo, top, board, played, m_cell, m_len, m_word, ord_buf, o, maxl
         ord_buf[o + k] = j
         k += 1
     if order and k > 1:  # stable counting sort, longest words first
-        counts = np.zeros(66, dtype=np.int64)
+        counts = stack.counts
+        tmp = stack.tmp
+        for b in range(ORDER_BUCKETS):
+            counts[b] = 0
         for i in range(k):
             counts[64 - m_len[ord_buf[o + i]]] += 1
         acc = 0
-        for b in range(66):
+        for b in range(ORDER_BUCKETS):
             t = counts[b]
             counts[b] = acc
             acc += t
-        tmp = ord_buf[o:o + k].copy()
+        for i in range(k):
+            tmp[i] = ord_buf[o + i]
         for i in range(k):
             j = tmp[i]
             b = 64 - m_len[j]
@@ -121,184 +223,209 @@ def select_moves(lo, top, board, played, m_cell, m_len, m_word, ord_buf, o, maxl
     return k
 
 
-@njit(cache=True)
-def negamax(depth, alpha, beta, n_empty, top,
-            board, nbr, info, term, sep, played, lengths,
-            m_cell, m_letter, m_word, m_len, m_next, head, ord_buf, maxlen,
-            f_cell, f_letter, f_word, f_path, stamp, epoch,
-            use_ab, order, prune, slack, endgame, incremental, stats, best_out,
-            use_tt, root_hash, z_cell, z_word, z_pass, tt_key, tt_val, tt_depth, tt_flag, tt_move):
+@inline_kernel
+def _probe(ply, plies, table):
+    """Look node `ply` up in the transposition table: (1, value) when the stored bound settles it,
+    else (0, 0) with the window narrowed by any stored bound and the node's remembered best move."""
+    key = plies.hash[ply] ^ (table.z_pass if plies.passes[ply] else np.uint64(0))
+    slot = key & np.uint64(len(table.key) - 1)
+    plies.alpha0[ply] = plies.alpha[ply]
+    plies.hint[ply] = table.move[slot] if table.key[slot] == key else -1
+    if table.key[slot] == key and table.depth[slot] >= plies.depth[ply]:
+        v = np.int64(table.val[slot])
+        f = table.flag[slot]
+        if f == 1:
+            return 1, v
+        if f == 2 and v > plies.alpha[ply]:
+            plies.alpha[ply] = v
+        elif f == 3 and v < plies.beta[ply]:
+            plies.beta[ply] = v
+        if plies.alpha[ply] >= plies.beta[ply]:
+            return 1, v
+    plies.store[ply] = True
+    return 0, 0
+
+
+@inline_kernel
+def _store(ply, value, plies, table, stack):
+    """Remember node `ply`'s value (with its bound type and depth) and best move in the table."""
+    key = plies.hash[ply] ^ (table.z_pass if plies.passes[ply] else np.uint64(0))
+    slot = key & np.uint64(len(table.key) - 1)
+    table.key[slot] = key
+    table.val[slot] = value
+    table.depth[slot] = plies.depth[ply]
+    bj = plies.bestj[ply] if plies.move[ply] >= 0 else -1
+    table.move[slot] = (stack.word[bj] * 64 + stack.cell[bj]) * 64 + stack.letter[bj] if bj >= 0 else -1
+    if value <= plies.alpha0[ply]:
+        table.flag[slot] = 3  # upper bound
+    elif value >= plies.beta[ply]:
+        table.flag[slot] = 2  # lower bound
+    else:
+        table.flag[slot] = 1  # exact
+
+
+@inline_kernel
+def _hint_first(ply, k, plies, stack):
+    """Move the node's remembered best move (if among its k moves) to the front, the others kept in order."""
+    o = plies.o[ply]
+    ord_buf = stack.order
+    for i in range(k):
+        j = ord_buf[o + i]
+        if (stack.word[j] * 64 + stack.cell[j]) * 64 + stack.letter[j] == plies.hint[ply]:
+            for t in range(i, 0, -1):
+                ord_buf[o + t] = ord_buf[o + t - 1]
+            ord_buf[o] = j
+            return
+
+
+@inline_kernel
+def _push_pass(ply, plies):
+    """Enter the pass below node `ply`: the opponent moves on the same board. Returns the child's ply."""
+    c = ply + 1
+    plies.move[ply] = -1
+    plies.depth[c] = plies.depth[ply] - 1
+    plies.alpha[c] = -plies.beta[ply]
+    plies.beta[c] = -plies.alpha[ply]
+    plies.last[c] = -1
+    plies.passes[c] = plies.passes[ply] + 1
+    plies.hash[c] = plies.hash[ply]
+    plies.empty[c] = plies.empty[ply]
+    plies.top[c] = plies.top[ply]
+    plies.o[c] = plies.o[ply]
+    return c
+
+
+@inline_kernel
+def _push_move(ply, j, pos, stack, plies, table):
+    """Play stack entry j below node `ply` (letter on the board, word played). Returns the child's ply."""
+    cell = stack.cell[j]
+    length = stack.length[j]
+    pos.board[cell] = stack.letter[j]
+    pos.played[stack.word[j]] = 1
+    plies.move[ply] = j
+    c = ply + 1
+    plies.depth[c] = plies.depth[ply] - 1
+    # the move is worth len - child, so the window (alpha, beta) maps to (len - beta, len - alpha)
+    plies.alpha[c] = length - plies.beta[ply]
+    plies.beta[c] = length - plies.alpha[ply]
+    plies.last[c] = cell
+    plies.passes[c] = 0
+    plies.hash[c] = plies.hash[ply] ^ table.z_cell[cell, stack.letter[j]] ^ table.z_word[stack.word[j]]
+    plies.empty[c] = plies.empty[ply] - 1
+    plies.top[c] = plies.top[ply]
+    plies.o[c] = plies.o[ply] + plies.k[ply]
+    return c
+
+
+@kernel
+def negamax(root, words, pos, finds, stack, plies, table, opts, stats, best_out):
     """Value of the root for the side to move (an explicit-stack negamax; numba caches no recursion).
 
-    The root's move list must already be on the stack (`top` entries, chained in head[0]);
+    The root's move list must already be on the stack (`root.top` entries, chained in head[0]);
     best_out[0] receives the stack index of the first best root move (-1: pass).
-    With `use_tt` (alpha-beta only) a transposition table keyed by a Zobrist hash of the letters on the
+    With `opts.tt` (alpha-beta only) a transposition table keyed by a Zobrist hash of the letters on the
     board, the played words and a pending pass stores values with their bound type and depth; a
     position's value depends on nothing else, so the root value stays exact. The table also keeps
-    each node's best move, tried first when the node is met again (iterative deepening fills it).
+    each node's best move, tried first when the node is met again.
+    Once `opts.node_limit` nodes were entered the search stops (stats[STOPPED] = 1): the value and
+    best_out then cover the root moves searched to the end (best_out[0] = -2 when there is none).
     """
-    plies = head.shape[0]
-    p_depth = np.empty(plies, dtype=np.int64)
-    p_alpha = np.empty(plies, dtype=np.int64)
-    p_beta = np.empty(plies, dtype=np.int64)
-    p_best = np.empty(plies, dtype=np.int64)
-    p_k = np.empty(plies, dtype=np.int64)
-    p_i = np.empty(plies, dtype=np.int64)
-    p_o = np.empty(plies, dtype=np.int64)
-    p_lo = np.empty(plies, dtype=np.int64)
-    p_top = np.empty(plies, dtype=np.int64)
-    p_last = np.empty(plies, dtype=np.int64)
-    p_passes = np.empty(plies, dtype=np.int64)
-    p_empty = np.empty(plies, dtype=np.int64)
-    p_move = np.empty(plies, dtype=np.int64)
-    p_hash = np.empty(plies, dtype=np.uint64)  # Zobrist hash of letters and played words (no pass bit)
-    p_alpha0 = np.empty(plies, dtype=np.int64)
-    p_store = np.zeros(plies, dtype=np.bool_)
-    p_hint = np.full(plies, -1, dtype=np.int64)  # packed best move remembered for this node
-    p_bestj = np.full(plies, -1, dtype=np.int64)  # stack index of the node's best move so far
-    tt_mask = np.uint64(len(tt_key) - 1)
-    use_tt = use_tt and use_ab
+    p_best = plies.best
+    p_bestj = plies.bestj
+    p_alpha = plies.alpha
+    p_beta = plies.beta
+    n_plies = stack.head.shape[0]
+    for q in range(len(plies.store)):
+        plies.store[q] = False
+        plies.hint[q] = -1
+        p_bestj[q] = -1
+    use_ab = opts.alphabeta
+    use_tt = opts.tt and use_ab
     best_out[0] = -1
-    p_hash[0] = root_hash
-    ply = 0
-    p_depth[0] = depth
-    p_alpha[0] = alpha
-    p_beta[0] = beta
-    p_last[0] = -1
-    p_passes[0] = 0
-    p_empty[0] = n_empty
-    p_top[0] = top
-    p_o[0] = 0
-    p_lo[0] = 0
+    plies.hash[0] = root.hash
+    plies.depth[0] = root.depth
+    p_alpha[0] = root.alpha
+    p_beta[0] = root.beta
+    plies.last[0] = -1
+    plies.passes[0] = 0
+    plies.empty[0] = root.empty
+    plies.top[0] = root.top
+    plies.o[0] = 0
+    plies.lo[0] = 0
     ENTER, NEXT, RETURN = 0, 1, 2
+    ply = 0
     mode = ENTER
     value = 0
     while True:
         if mode == ENTER:
+            if stats[NODES] >= opts.node_limit and ply > 0:
+                stats[STOPPED] = 1
+                if p_bestj[0] < 0:
+                    best_out[0] = -2
+                    return 0
+                return p_best[0]
             stats[NODES] += 1
-            p_store[ply] = False
-            if p_depth[ply] == 0 or p_empty[ply] == 0:
+            plies.store[ply] = False
+            if plies.depth[ply] == 0 or plies.empty[ply] == 0:
                 value = 0
                 mode = RETURN
                 continue
             if use_tt and ply > 0:
-                key = p_hash[ply] ^ (z_pass if p_passes[ply] else np.uint64(0))
-                slot = key & tt_mask
-                p_alpha0[ply] = p_alpha[ply]
-                p_hint[ply] = tt_move[slot] if tt_key[slot] == key else -1
-                if tt_key[slot] == key and tt_depth[slot] >= p_depth[ply]:
-                    v = np.int64(tt_val[slot])
-                    f = tt_flag[slot]
-                    if f == 1:
-                        value = v
-                        mode = RETURN
-                        continue
-                    if f == 2 and v > p_alpha[ply]:
-                        p_alpha[ply] = v
-                    elif f == 3 and v < p_beta[ply]:
-                        p_beta[ply] = v
-                    if p_alpha[ply] >= p_beta[ply]:
-                        value = v
-                        mode = RETURN
-                        continue
-                p_store[ply] = True
+                done, v = _probe(ply, plies, table)
+                if done:
+                    value = v
+                    mode = RETURN
+                    continue
             if ply > 0:
-                lo, t = _new_page(ply, p_last[ply], p_top[ply], board, nbr, info, term, sep, played,
-                                  lengths, m_cell, m_letter, m_word, m_len, m_next, head, f_cell, f_letter, f_word,
-                                  f_path, stamp, epoch, incremental, stats)
-                p_lo[ply] = lo
-                p_top[ply] = t
-            do_prune = prune and p_empty[ply] > endgame
-            k = select_moves(p_lo[ply], p_top[ply], board, played, m_cell, m_len, m_word, ord_buf, p_o[ply],
-                             maxlen[ply], order, do_prune, slack)
-            p_k[ply] = k
+                lo, t = new_page(ply, plies.last[ply], plies.top[ply], words, pos, finds, stack, opts.incremental,
+                                 stats)
+                plies.lo[ply] = lo
+                plies.top[ply] = t
+            do_prune = opts.prune and plies.empty[ply] > opts.endgame
+            k = select_moves(plies.lo[ply], plies.top[ply], pos, stack, plies.o[ply], ply, opts.order, do_prune,
+                             opts.slack)
+            plies.k[ply] = k
             p_best[ply] = NEG_INF
             p_bestj[ply] = -1
-            p_i[ply] = 0
-            if use_tt and ply > 0 and p_hint[ply] >= 0 and k > 1:  # the remembered best move first
-                o = p_o[ply]
-                for i in range(k):
-                    j = ord_buf[o + i]
-                    if (m_word[j] * 64 + m_cell[j]) * 64 + m_letter[j] == p_hint[ply]:
-                        for t in range(i, 0, -1):
-                            ord_buf[o + t] = ord_buf[o + t - 1]
-                        ord_buf[o] = j
-                        break
+            plies.i[ply] = 0
+            if use_tt and ply > 0 and plies.hint[ply] >= 0 and k > 1:
+                _hint_first(ply, k, plies, stack)
             if k == 0:
-                if p_passes[ply] >= 1:  # two passes in a row: the game is over
+                if plies.passes[ply] >= 1:  # two passes in a row: the game is over
                     value = 0
                     mode = RETURN
                     continue
-                if ply + 1 >= plies:
+                if ply + 1 >= n_plies:
                     raise RuntimeError("balda: search deeper than the ply stack")
-                p_move[ply] = -1  # pass: the opponent moves on the same board
-                c = ply + 1
-                p_depth[c] = p_depth[ply] - 1
-                p_alpha[c] = -p_beta[ply]
-                p_beta[c] = -p_alpha[ply]
-                p_last[c] = -1
-                p_passes[c] = p_passes[ply] + 1
-                p_hash[c] = p_hash[ply]
-                p_empty[c] = p_empty[ply]
-                p_top[c] = p_top[ply]
-                p_o[c] = p_o[ply]
-                ply = c
+                ply = _push_pass(ply, plies)
                 continue
             mode = NEXT
             continue
         if mode == NEXT:
-            i = p_i[ply]
-            if i >= p_k[ply]:
+            i = plies.i[ply]
+            if i >= plies.k[ply]:
                 value = p_best[ply]
                 mode = RETURN
                 continue
-            if ply + 1 >= plies:
+            if ply + 1 >= n_plies:
                 raise RuntimeError("balda: search deeper than the ply stack")
-            j = ord_buf[p_o[ply] + i]
-            cell = m_cell[j]
-            board[cell] = m_letter[j]
-            played[m_word[j]] = 1
-            p_move[ply] = j
-            c = ply + 1
-            p_depth[c] = p_depth[ply] - 1
-            # the move is worth len - child, so the window (alpha, beta) maps to (len - beta, len - alpha)
-            p_alpha[c] = m_len[j] - p_beta[ply]
-            p_beta[c] = m_len[j] - p_alpha[ply]
-            p_last[c] = cell
-            p_passes[c] = 0
-            p_hash[c] = p_hash[ply] ^ z_cell[cell, m_letter[j]] ^ z_word[m_word[j]]
-            p_empty[c] = p_empty[ply] - 1
-            p_top[c] = p_top[ply]
-            p_o[c] = p_o[ply] + p_k[ply]
-            ply = c
+            ply = _push_move(ply, stack.order[plies.o[ply] + i], pos, stack, plies, table)
             mode = ENTER
             continue
         # RETURN: `value` is the value of node `ply` for its side to move
-        if p_store[ply]:
-            p_store[ply] = False
-            key = p_hash[ply] ^ (z_pass if p_passes[ply] else np.uint64(0))
-            slot = key & tt_mask
-            tt_key[slot] = key
-            tt_val[slot] = value
-            tt_depth[slot] = p_depth[ply]
-            bj = p_bestj[ply] if p_move[ply] >= 0 else -1
-            tt_move[slot] = (m_word[bj] * 64 + m_cell[bj]) * 64 + m_letter[bj] if bj >= 0 else -1
-            if value <= p_alpha0[ply]:
-                tt_flag[slot] = 3  # upper bound
-            elif value >= p_beta[ply]:
-                tt_flag[slot] = 2  # lower bound
-            else:
-                tt_flag[slot] = 1  # exact
+        if plies.store[ply]:
+            plies.store[ply] = False
+            _store(ply, value, plies, table, stack)
         if ply == 0:
             return value
         ply -= 1
-        j = p_move[ply]
+        j = plies.move[ply]
         if j < 0:  # the child was a pass
             value = -value
             continue
-        board[m_cell[j]] = -1
-        played[m_word[j]] = 0
-        v = m_len[j] - value
+        pos.board[stack.cell[j]] = -1
+        pos.played[stack.word[j]] = 0
+        v = stack.length[j] - value
         if v > p_best[ply]:
             p_best[ply] = v
             p_bestj[ply] = j
@@ -310,5 +437,5 @@ def negamax(depth, alpha, beta, n_empty, top,
             if p_alpha[ply] >= p_beta[ply]:
                 value = p_best[ply]
                 continue
-        p_i[ply] += 1
+        plies.i[ply] += 1
         mode = NEXT

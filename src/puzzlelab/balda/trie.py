@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from ..lab.jit import allocating_kernel, inline_kernel
 from .bits import popcount
 
 
@@ -35,7 +35,7 @@ class Trie:
         return self.info.nbytes + self.term.nbytes
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def child(info, node, sym):
     """The child of `node` along symbol `sym`, or -1 (children have consecutive ids in symbol order)."""
     m = info[node, 0]
@@ -45,7 +45,7 @@ def child(info, node, sym):
     return np.int64(info[node, 1] + popcount(m & (bit - np.uint64(1))))
 
 
-@njit(cache=True)
+@allocating_kernel
 def _separator_strings(codes, lengths, sep):
     """Rows w[k:] + SEP + reversed(w[:k]) for every word and k, symbols shifted by +1 (0 = padding)."""
     total = 0
@@ -72,7 +72,7 @@ def _separator_strings(codes, lengths, sep):
     return rows, owner
 
 
-@njit(cache=True)
+@allocating_kernel
 def _forward_strings(codes, lengths):
     rows = np.zeros((len(lengths), codes.shape[1]), dtype=np.uint8)
     owner = np.empty(len(lengths), dtype=np.int32)
@@ -83,7 +83,7 @@ def _forward_strings(codes, lengths):
     return rows, owner
 
 
-@njit(cache=True)
+@allocating_kernel
 def _build_from_sorted(rows, owner, order):
     """Nodes of the trie of the sorted rows: parent and symbol per node (preorder), terminal ids."""
     n, width = rows.shape
@@ -118,7 +118,7 @@ def _build_from_sorted(rows, owner, order):
     return parent[:count], sym[:count], term[:count]
 
 
-@njit(cache=True)
+@allocating_kernel
 def _compress(parent, sym, term):
     """Renumber the nodes breadth first, so that every node's children have consecutive ids (in symbol
     order) and the top levels, which every search touches, share cache lines; pack (mask, first child)."""

@@ -13,7 +13,8 @@ from puzzlelab.lab.cli_support import (
     positive_int,
 )
 
-CODEC_NAMES = ("rowfilter-zstd", "zstd", "delta-zstd", "raw", "rowfilter")  # bfs.codec.CODECS, without its imports
+# bfs.codec.CODECS, without importing the codecs
+CODEC_NAMES = ("rowfilter-zstd", "zstd", "delta-zstd", "raw", "rowfilter", "gap-zstd", "gap")
 REPORT_TABLES = {
     "layers": "layer counts of each search against the published ones",
     "depths": "every depth of every search against the published count",
@@ -42,11 +43,18 @@ def _search_args(p: argparse.ArgumentParser) -> None:
 
 
 def _engine_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--codec", default="rowfilter-zstd", choices=CODEC_NAMES,
-                   help="block codec of the sorted runs (default rowfilter-zstd)")
+    p.add_argument("--codec", default="auto", choices=("auto", *CODEC_NAMES),
+                   help="block codec of the sorted runs (default auto: gap-zstd for ranked boards, else "
+                        "rowfilter-zstd)")
     p.add_argument("--order", default="le", choices=["le", "be"], help="byte order of the sort key (default le)")
     p.add_argument("--chunk-states", type=positive_int, metavar="N",
                    help="states expanded per chunk (default: from the budget)")
+    p.add_argument("--frontier", action=argparse.BooleanOptionalAction, default=None,
+                   help="keep only the last layer(s) instead of the visited set (default: when every move of "
+                        "the domain can be undone)")
+    p.add_argument("--tags", default="auto", choices=["auto", "move", "parent-hash"],
+                   help="each state's byte: the move that produced it or its parent's hash (default auto: moves "
+                        "when the domain can undo them)")
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -125,8 +133,8 @@ def _layers(args) -> int:
         from .engine import search
 
         with search(domain, max_depth=args.max_depth, memory_budget=args.memory_budget, workdir=args.workdir,
-                    codec=args.codec, order=args.order, chunk_states=args.chunk_states,
-                    keep_layers=not args.discard_layers, progress=True) as result:
+                    codec=args.codec, order=args.order, chunk_states=args.chunk_states, frontier=args.frontier,
+                    tags=args.tags, keep_layers=not args.discard_layers, progress=True) as result:
             data = result.to_json()
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=layers_text(data))
     return 0
@@ -142,7 +150,8 @@ def _warm_up(domain, args) -> None:
     from .engine import search
 
     with search(domain, max_depth=2, memory_budget=args.memory_budget, workdir=args.workdir, codec=args.codec,
-                order=args.order, keep_layers=not args.discard_layers, progress=False):
+                order=args.order, frontier=args.frontier, tags=args.tags, keep_layers=not args.discard_layers,
+                progress=False):
         pass
 
 
@@ -153,14 +162,16 @@ def layers_text(data: dict) -> str:
              + ("" if data.get("complete") else " (not exhausted)")]
     for d, n in enumerate(data["layers"]):
         lines.append(f"  {d:3d} {n:>14,}")
-    lines.append(f"visited set {format_size(data['visited_bytes'])} ({data['bits_per_state']:.2f} bits/state), "
-                 f"parent hashes {format_size(data['parent_bytes'])}, peak RSS {format_size(data['peak_rss_bytes'])}, "
-                 f"{data['time_s']:.2f} s")
+    kept = "every layer" if data.get("dedup") == "frontier" else "visited set"
+    tags = {"move": "move tags", "hash": "", "parent-hash": "parent hashes"}.get(data.get("tags", ""), "")
+    lines.append(f"{kept} {format_size(data['visited_bytes'])} ({data['bits_per_state']:.2f} bits/state)"
+                 + (f", {tags} {format_size(data['parent_bytes'])}" if tags else "")
+                 + f", peak RSS {format_size(data['peak_rss_bytes'])}, {data['time_s']:.2f} s")
     return "\n".join(lines)
 
 
 def _solve(args) -> int:
-    from puzzlelab.lab.errors import InputError, quote
+    from puzzlelab.lab.errors import InputError
     from puzzlelab.lab.results import emit
 
     from .domain import Rooted
@@ -176,26 +187,33 @@ def _solve(args) -> int:
         state = domain.parse_state(args.from_state)
         rooted, goal, target = Rooted(domain, state), domain.start, "the start"
     with search(rooted, max_depth=args.max_depth, memory_budget=args.memory_budget, workdir=args.workdir,
-                codec=args.codec, order=args.order, chunk_states=args.chunk_states, goal=goal,
-                stop_at_goal=True, progress=True) as result:
-        if result.path is None:
-            reach = f"within depth {args.max_depth}" if args.max_depth is not None and not result.complete else ""
-            raise InputError(f"no path from {quote(domain.format_state(state))} to {target} of {domain.name} "
-                             f"{reach}".strip())
+                codec=args.codec, order=args.order, chunk_states=args.chunk_states, frontier=args.frontier,
+                tags=args.tags, goal=goal, stop_at_goal=True, progress=True) as result:
+        found = result.path is not None
         data = {
             "domain": domain.name,
             "from": domain.format_state(state),
-            "to": domain.format_state(result.path.states[-1]),
-            "length": len(result.path),
-            "path": path_json(domain, result.path),
+            "found": found,
+            "to": domain.format_state(result.path.states[-1]) if found else None,
+            "length": len(result.path) if found else None,
+            "path": path_json(domain, result.path) if found else None,
+            "searched_depth": result.max_depth,
+            "complete": result.complete,
             "states_searched": result.states,
             "peak_rss_bytes": result.peak_rss_bytes,
             "time_s": result.time_s,
         }
-    moves = " ".join(data["path"]["moves"]) or "(already at the start)"
-    plural = "" if data["length"] == 1 else "s"
-    text = (f"{domain.name}: {data['length']} move{plural} from {data['from']} to {data['to']}\n{moves}\n"
-            f"(verified by replay; {data['states_searched']:,} states searched)")
+    if found:
+        moves = " ".join(data["path"]["moves"]) or "(already at the start)"
+        plural = "" if data["length"] == 1 else "s"
+        text = (f"{domain.name}: {data['length']} move{plural} from {data['from']} to {data['to']}\n{moves}\n"
+                f"(verified by replay; {data['states_searched']:,} states searched)")
+    elif result.complete:
+        text = (f"{domain.name}: no path from {data['from']} to {target}: all {data['states_searched']:,} states "
+                "reachable from it were searched")
+    else:
+        text = (f"{domain.name}: no path from {data['from']} to {target} within depth {data['searched_depth']} "
+                f"({data['states_searched']:,} states searched; raise --max-depth)")
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0
 
@@ -219,7 +237,9 @@ def _codecs(args) -> int:
     text = "\n".join([f"{data['domain']}: visited set of {last['states']:,} states, bits per state:"]
                      + [f"  {k:22s} {v:8.3f}" for k, v in sorted(last["codecs"].items())]
                      + [f"  {'bound (key space)':22s} {last['bound_key_bits']:8.3f}",
-                        f"  {'Elias-Fano':22s} {last['elias_fano_bits']:8.3f}"])
+                        f"  {'Elias-Fano':22s} {last['elias_fano_bits']:8.3f}"]
+                     + ([f"  {'bound (reachable)':22s} {last['bound_space_bits']:8.3f}"]
+                        if last["bound_space_bits"] is not None else []))
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0
 

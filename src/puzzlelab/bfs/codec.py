@@ -5,6 +5,10 @@
   only those bytes — followed by zstd.
 - ``rowfilter``: the filter alone; ``zstd``: zstd on the raw records; ``delta-zstd``: bytewise
   subtraction of the previous record (PNG's "up" filter), then zstd; ``raw``: the records as they are.
+- ``gap-zstd``: each record read as an integer in the key byte order, stored as its difference
+  from the previous one in a LEB128 varint (7 bits a byte), then zstd; ``gap``: the varints alone.
+  For dense state encodings (ranks: `domains/ranking.py`) the differences are small numbers.
+  States of at most 16 bytes.
 
 Each block (about 1 MB of records) is encoded on its own: its first record is compared with an
 all-zero record, so any block decodes without the others.
@@ -22,12 +26,13 @@ import threading
 import numpy as np
 import zstandard
 
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
 from puzzlelab.lab.jit import allocating_kernel, inline_kernel, kernel
 
-from .keys import keys_to_rows_into, rows_to_keys_into
+from .keys import keys_to_rows_into, nwords, rows_to_keys, rows_to_keys_into
 
-CODECS = ("rowfilter-zstd", "zstd", "delta-zstd", "raw", "rowfilter")
+CODECS = ("rowfilter-zstd", "zstd", "delta-zstd", "raw", "rowfilter", "gap-zstd", "gap")
+GAP_MAX_WIDTH = 16  # the gap codecs work on keys of one or two words
 DEFAULT_CODEC = "rowfilter-zstd"
 DEFAULT_LEVEL = 3
 BLOCK_BYTES = 1 << 20  # raw bytes of records per block
@@ -344,17 +349,145 @@ def rowfilter_decode_keys(data, le, width, keys):
     return p
 
 
-class Codec:
-    """Encode/decode blocks of rows (n, width) uint8, or of their sort keys, to bytes."""
+# --- tags in 1, 2, 4 or 8 bits ----------------------------------------------------------------------------
+@kernel
+def pack_bits(tags, bits, out):
+    """tags (each < 2^bits, bits in 1, 2, 4, 8) packed low bits first, 8 // bits to a byte."""
+    lg = 3 if bits == 1 else 2 if bits == 2 else 1 if bits == 4 else 0  # log2 of tags per byte
+    per = 1 << lg
+    for j in range(out.shape[0]):
+        v = 0
+        for q in range(per):
+            i = (j << lg) + q
+            if i < tags.shape[0]:
+                v |= tags[i] << (bits * q)
+        out[j] = v
 
-    def __init__(self, name: str = DEFAULT_CODEC, level: int = DEFAULT_LEVEL):
+
+@kernel
+def unpack_bits(data, bits, out):
+    lg = 3 if bits == 1 else 2 if bits == 2 else 1 if bits == 4 else 0
+    mask = (1 << bits) - 1
+    for i in range(out.shape[0]):
+        out[i] = (data[i >> lg] >> (bits * (i & ((1 << lg) - 1)))) & mask
+
+
+# --- gaps between consecutive keys (one or two words), as LEB128 varints ------------------------------
+@inline_kernel
+def _key_value(keys, i, pad):
+    """Key i with its padding bits dropped, as (hi, lo) of a 128-bit integer."""
+    if keys.shape[1] == 1:
+        return np.uint64(0), keys[i, 0] >> np.uint64(pad)
+    hi = keys[i, 0]
+    lo = keys[i, 1]
+    if pad == 0:
+        return hi, lo
+    return hi >> np.uint64(pad), (lo >> np.uint64(pad)) | (hi << np.uint64(64 - pad))
+
+
+@kernel
+def gap_encode_keys(keys, pad, out):
+    """Varints of the differences between consecutive keys (the first from 0); returns the bytes written.
+
+    `pad` = bits of padding at the end of every key (64 * nwords - 8 * width); out needs 19 bytes a key."""
+    p = 0
+    ph = np.uint64(0)
+    pl = np.uint64(0)
+    for i in range(keys.shape[0]):
+        h, lo = _key_value(keys, i, pad)
+        gl = lo - pl
+        gh = h - ph - (np.uint64(1) if lo < pl else np.uint64(0))  # 128-bit wrapping subtraction
+        ph = h
+        pl = lo
+        while gh != np.uint64(0) or gl >= np.uint64(128):
+            out[p] = np.uint8((gl & np.uint64(0x7F)) | np.uint64(0x80))
+            p += 1
+            gl = (gl >> np.uint64(7)) | (gh << np.uint64(57))
+            gh >>= np.uint64(7)
+        out[p] = np.uint8(gl)
+        p += 1
+    return p
+
+
+@kernel
+def gap_decode_keys(data, pad, keys):
+    """Inverse of gap_encode_keys into keys (n, nwords); returns the bytes read (-1 if the data is corrupt)."""
+    size = data.shape[0]
+    nw = keys.shape[1]
+    p = 0
+    h = np.uint64(0)
+    lo = np.uint64(0)
+    for i in range(keys.shape[0]):
+        gl = np.uint64(0)
+        gh = np.uint64(0)
+        shift = 0
+        while True:
+            if p >= size or shift > 126:
+                return -1
+            b = np.uint64(data[p])
+            p += 1
+            v = b & np.uint64(0x7F)
+            if shift < 64:
+                gl |= v << np.uint64(shift)
+                if shift > 57:
+                    gh |= v >> np.uint64(64 - shift)
+            else:
+                gh |= v << np.uint64(shift - 64)
+            shift += 7
+            if b < np.uint64(0x80):
+                break
+        nl = lo + gl
+        h = h + gh + (np.uint64(1) if nl < lo else np.uint64(0))
+        lo = nl
+        if nw == 1:
+            keys[i, 0] = lo << np.uint64(pad)
+        elif pad == 0:
+            keys[i, 0] = h
+            keys[i, 1] = lo
+        else:
+            keys[i, 0] = (h << np.uint64(pad)) | (lo >> np.uint64(64 - pad))
+            keys[i, 1] = lo << np.uint64(pad)
+    return p
+
+
+class Codec:
+    """Encode/decode blocks of rows (n, width) uint8, or of their sort keys, to bytes.
+
+    `le` is the key byte order the gap codecs read a row's integer in (the engine's --order)."""
+
+    def __init__(self, name: str = DEFAULT_CODEC, level: int = DEFAULT_LEVEL, le: bool = True):
         if name not in CODECS:
-            raise InputError(f"unknown codec {name!r}: expected one of {', '.join(CODECS)}")
+            raise InputError(f"unknown codec {quote(name)}: expected one of {', '.join(CODECS)}")
         self.name = name
         self.level = level
+        self.le = le
         self.zstd = name.endswith("zstd")
         self.rowfilter = name.startswith("rowfilter")
+        self.gap = name.startswith("gap")
         self._local = threading.local()
+
+    def check_width(self, width: int) -> None:
+        """InputError when this codec cannot store states of `width` bytes."""
+        if self.gap and width > GAP_MAX_WIDTH:
+            raise InputError(f"codec {self.name} stores states of at most {GAP_MAX_WIDTH} bytes; these have {width}")
+
+    @staticmethod
+    def pack_tags(tags: np.ndarray) -> bytes:
+        """A block's tags in 1, 2, 4 or 8 bits each (the fewest that hold the largest), after a byte saying which."""
+        tags = np.ascontiguousarray(tags, dtype=np.uint8)
+        top = int(tags.max()) if tags.shape[0] else 0
+        bits = 1 if top < 2 else 2 if top < 4 else 4 if top < 16 else 8
+        out = np.empty(1 + (tags.shape[0] * bits + 7) // 8, dtype=np.uint8)
+        out[0] = bits
+        pack_bits(tags, bits, out[1:])
+        return out.tobytes()
+
+    @staticmethod
+    def unpack_tags(payload: bytes, n: int) -> np.ndarray:
+        data = np.frombuffer(payload, dtype=np.uint8)
+        out = np.empty(n, dtype=np.uint8)
+        unpack_bits(data[1:], int(data[0]), out)
+        return out
 
     @property
     def _cctx(self):
@@ -379,6 +512,11 @@ class Codec:
     def encode_keys(self, keys: np.ndarray, le: bool, width: int) -> bytes:
         """The encoding of the rows whose sort keys (order le/be) are `keys` (same bytes as encode(rows))."""
         n = keys.shape[0]
+        if self.gap:
+            self.check_width(width)
+            buf = self._scratch(19 * n + 8)
+            filtered = buf[: gap_encode_keys(keys, 64 * keys.shape[1] - 8 * width, buf)]
+            return self._cctx.compress(filtered.data) if self.zstd else filtered.tobytes()
         if self.rowfilter and width <= 16:
             buf = self._scratch(n * (width + 3) + 8)
             filtered = buf[: rowfilter_encode_keys(keys, le, width, buf)]
@@ -392,6 +530,12 @@ class Codec:
     def decode_keys(self, payload: bytes, n: int, width: int, le: bool, out: np.ndarray) -> np.ndarray:
         """The sort keys of a block's n records into out[:n] (inverse of encode_keys)."""
         out = out[:n]
+        if self.gap:
+            if self.zstd:
+                payload = self._dctx.decompress(payload)
+            if gap_decode_keys(np.frombuffer(payload, dtype=np.uint8), 64 * out.shape[1] - 8 * width, out) < 0:
+                raise ValueError("corrupt gap block")
+            return out
         if self.rowfilter and width <= 16:
             if self.zstd:
                 payload = self._dctx.decompress(payload)
@@ -405,6 +549,8 @@ class Codec:
     def encode(self, rows: np.ndarray) -> bytes:
         rows = np.ascontiguousarray(rows, dtype=np.uint8)
         n, width = rows.shape
+        if self.gap:
+            return self.encode_keys(rows_to_keys(rows, self.le), self.le, width)
         if self.name.startswith("rowfilter"):
             buf = np.empty(n * (width + (width + 6) // 7), dtype=np.uint8)
             filtered = buf[: rowfilter_encode(rows, buf)]
@@ -418,6 +564,11 @@ class Codec:
         return filtered.tobytes()
 
     def decode(self, payload: bytes, n: int, width: int, out: np.ndarray | None = None) -> np.ndarray:
+        if self.gap:
+            keys = self.decode_keys(payload, n, width, self.le, np.empty((n, nwords(width)), dtype=np.uint64))
+            rows = np.empty((n, width), dtype=np.uint8) if out is None else out[:n]
+            keys_to_rows_into(keys, self.le, rows)
+            return rows
         if self.zstd:
             payload = self._dctx.decompress(payload)
         data = np.frombuffer(payload, dtype=np.uint8)

@@ -27,6 +27,28 @@ A **domain** is any object with these attributes (subclass :class:`Domain` for t
     The children of ``expand``, in the same order, written as rows into ``out[:m]`` with
     ``tags[j] = parent_hash[parent of child j]``; both buffers hold ``n * max_children`` entries.
     The engine then reuses its buffers from chunk to chunk and never builds the parent index.
+``reversible: bool`` (optional, default False)
+    Every move can be undone by a move: the graph is undirected, and a child of depth D lies at
+    depth D-1, D or D+1. The engine then searches with frontier layers (no visited set).
+``bipartite: bool`` (optional, default False)
+    Every cycle has even length (with ``reversible``: a child of depth D lies at D-1 or D+1), so
+    the frontier search compares new states with one layer instead of two.
+``expand_moves(states, came_by, out, moves) -> m`` (optional, with ``inverse_moves``)
+    For reversible domains: the children of ``expand``, in the same order, without the child that
+    undoes ``came_by[i]`` (the move that produced ``states[i]``; ``NO_MOVE`` for a start state),
+    written as rows into ``out[:m]`` with ``moves[j]`` the move that produced child j; it may also
+    leave out other children that are never deeper than their parent. The engine then tags each
+    state with the move that produced it (instead of its parent's hash): paths are rebuilt by
+    undoing moves, and no state is expanded back into its parent.
+``inverse_moves: uint8 array``
+    ``inverse_moves[m]`` is the move that undoes move ``m``.
+``expand_packed(values, came_by, out) -> m`` (optional, with ``expand_moves``; states of at most 7 bytes)
+    ``expand_moves`` on integers: ``values[i]`` (uint64) is state i read as a little-endian
+    integer, and child j is written as ``out[j] = (its integer << 8) | move`` (uint64). The engine
+    then sorts children as single words and never builds a row.
+``codec: str`` (optional)
+    The block codec that suits the domain's states (e.g. ``gap-zstd`` for dense ranks), used when
+    the caller asks for ``auto``.
 ``is_goal(states) -> bool[n]`` (optional, ``None`` when absent)
     A goal test over a batch, used by ``search(..., stop_at_goal=True)``.
 ``format_state(row) -> str``, ``parse_state(text) -> row``
@@ -58,9 +80,17 @@ from collections.abc import Callable
 
 import numpy as np
 
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
 
-__all__ = ["Domain", "Rooted", "check_domain", "parse_int"]
+__all__ = ["Domain", "Rooted", "check_domain", "parse_int", "NO_MOVE", "uses_move_tags"]
+
+NO_MOVE = 255  # the move tag of a start state (no move produced it)
+
+
+def uses_move_tags(domain) -> bool:
+    """True when the domain's states are tagged with the move that produced them (see expand_moves)."""
+    return (bool(getattr(domain, "reversible", False)) and getattr(domain, "expand_moves", None) is not None
+            and getattr(domain, "inverse_moves", None) is not None)
 
 
 class Domain:
@@ -72,6 +102,8 @@ class Domain:
     start: np.ndarray
     is_goal: Callable | None = None
     space_size: int | None = None
+    reversible: bool = False
+    bipartite: bool = False
 
     def expand(self, states: np.ndarray):  # pragma: no cover - every domain overrides it
         raise NotImplementedError
@@ -83,9 +115,9 @@ class Domain:
         try:
             row = np.array([int(t, 16) for t in text.replace(",", " ").split()], dtype=np.uint8)
         except ValueError:
-            raise InputError(f"cannot read state {text!r}: expected {self.width} hex bytes") from None
+            raise InputError(f"cannot read state {quote(text)}: expected {self.width} hex bytes") from None
         if row.size != self.width:
-            raise InputError(f"cannot read state {text!r}: expected {self.width} hex bytes, got {row.size}")
+            raise InputError(f"cannot read state {quote(text)}: expected {self.width} hex bytes, got {row.size}")
         return row
 
     def format_move(self, move_id: int, parent_row: np.ndarray) -> str:
@@ -110,11 +142,13 @@ def check_domain(domain) -> None:
 def parse_int(text: str, what: str, spec: str, lo: int, hi: int) -> int:
     """An integer parameter of a domain string, with a clear message when it is not one."""
     try:
+        if len(text.strip()) > 30:  # int() of a very long digit string is slow, then fails
+            raise ValueError
         value = int(text)
     except ValueError:
-        raise InputError(f"domain {spec!r}: {what} must be an integer, got {text!r}") from None
+        raise InputError(f"domain {quote(spec)}: {what} must be an integer, got {quote(text)}") from None
     if not lo <= value <= hi:
-        raise InputError(f"domain {spec!r}: {what} must be between {lo} and {hi}, got {value}")
+        raise InputError(f"domain {quote(spec)}: {what} must be between {lo} and {hi}, got {value}")
     return value
 
 
@@ -129,6 +163,12 @@ class Rooted(Domain):
         self.space_size = getattr(inner, "space_size", None)
         self.start = np.ascontiguousarray(np.atleast_2d(start), dtype=np.uint8)
         self.is_goal = getattr(inner, "is_goal", None)
+        self.reversible = bool(getattr(inner, "reversible", False))
+        self.bipartite = bool(getattr(inner, "bipartite", False))
+        for name in ("expand_into", "expand_moves", "expand_packed", "inverse_moves", "codec"):
+            value = getattr(inner, name, None)
+            if value is not None:
+                setattr(self, name, value)
 
     def expand(self, states):
         return self.inner.expand(states)

@@ -14,7 +14,14 @@ state's parent. Nothing ever looks a state up at random. Stores stay in memory u
   in memory (the interpreter and compiled kernels, ~150-200 MB, come on top).
 - ``workdir``: folder for spill files (a private subfolder is made and removed; default: the
   system's temporary folder).
-- ``codec``: ``rowfilter-zstd`` (default), ``zstd``, ``delta-zstd``, ``raw`` or ``rowfilter``.
+- ``codec``: ``auto`` (default: the domain's ``codec`` attribute, else ``rowfilter-zstd``),
+  ``rowfilter-zstd``, ``zstd``, ``delta-zstd``, ``raw``, ``rowfilter``, ``gap-zstd`` or ``gap``.
+- ``tags``: what each state's byte records: ``move`` (the move that produced it: paths are rebuilt
+  by undoing moves, and no state is expanded back into its parent; reversible domains with
+  ``expand_moves``), ``parent-hash`` (the article's 1-byte hash of its parent) or ``auto``
+  (default: ``move`` when the domain offers it).
+- ``frontier``: keep only the layers a new layer can meet (the last one, and for a graph that is
+  not bipartite the one before) instead of the visited set; default: when ``domain.reversible``.
 - ``order``: key byte order, ``"le"`` (default) or ``"be"`` (see :mod:`puzzlelab.bfs.keys`).
 - ``stop_at_goal``: stop at the first depth holding a goal state (``domain.is_goal``, or ``goal``
   rows when given) and rebuild a verified shortest path into ``result.path``.
@@ -36,6 +43,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import math
 import os
 import re
@@ -49,17 +57,20 @@ from pathlib import Path
 import numpy as np
 
 from puzzlelab.lab.cli_support import DEFAULT_MEMORY_BUDGET
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
 from puzzlelab.lab.progress import Progress
 from puzzlelab.lab.sizes import current_rss_bytes, format_size, parse_size, peak_rss_bytes
 
 from .codec import DEFAULT_CODEC, Codec, block_records
-from .keys import ORDERS, nwords, row_hash8, rows_to_keys, sort_unique, sort_unique_children
-from .merge import KeySource, KeyWriter, merge, merge_bytes
-from .parents import SolutionPath, path_json, rebuild_path
+from .domain import NO_MOVE, uses_move_tags
+from .expand import RowChunk, chunk_class
+from .keys import ORDERS, nwords, rows_to_keys, sort_unique
+from .merge import ArraySource, KeySource, KeyWriter, merge, merge_bytes
+from .parents import SolutionPath, path_json, rebuild_path, rebuild_path_by_moves
 from .storage import BudgetError, MemoryBudget, RecordStore
 
-MAX_CHUNK = 1 << 22
+TAG_KINDS = ("auto", "move", "parent-hash")
+MAX_CHUNK = 1 << 24
 MIN_CHUNK = 1024
 RUN_DIR_PREFIX = "puzzlelab-bfs-"
 
@@ -71,6 +82,8 @@ class SearchResult:
     order: str
     memory_budget: int
     chunk_states: int
+    frontier: bool = False
+    move_tags: bool = False
     layers: list[int] = field(default_factory=list)
     depths: list[dict] = field(default_factory=list)
     complete: bool = False
@@ -115,7 +128,8 @@ class SearchResult:
             "complete": self.complete,
             "codec": self.codec,
             "order": self.order,
-            "dedup": "sortmerge",
+            "dedup": "frontier" if self.frontier else "sortmerge",
+            "tags": "move" if self.move_tags else "parent-hash",
             "width": int(d.width),
             "memory_budget_bytes": self.memory_budget,
             "chunk_states": self.chunk_states,
@@ -174,6 +188,8 @@ def make_run_dir(workdir: str | os.PathLike | None) -> Path:
         base.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise InputError(f"cannot use --workdir: {err.strerror}", base) from None
+    except ValueError:  # a NUL byte in the name
+        raise InputError(f"cannot use --workdir {quote(str(workdir))}: not a valid folder name") from None
     if not base.is_dir() or not os.access(base, os.W_OK):
         raise InputError("cannot use --workdir: not a writable folder", base)
     for old in base.glob(RUN_DIR_PREFIX + "*"):
@@ -191,16 +207,8 @@ def limit_heap_growth() -> None:
         libc.mallopt(-1, 1 << 20)  # M_TRIM_THRESHOLD
 
 
-def per_child_bytes(width: int) -> int:
-    """Working bytes per generated child: the row, parent index, move, keys + tags and their scratch."""
-    k = nwords(width)
-    return width + 8 + 1 + 2 * (8 * k + 1)
-
-
-def plan_chunk(domain, budget: int, chunk_states: int | None) -> tuple[int, int]:
-    """(parents per chunk, bytes reserved for one chunk's expansion)."""
-    width = int(domain.width)
-    per_parent = width + 1 + int(domain.max_children) * per_child_bytes(width)
+def plan_chunk(domain, budget: int, chunk_states: int | None, per_parent: int) -> tuple[int, int]:
+    """(parents per chunk, bytes reserved for one chunk's expansion): a third of the budget by default."""
     if chunk_states is None:
         chunk_states = max(MIN_CHUNK, min(MAX_CHUNK, (budget // 3) // per_parent))
     chunk_states = int(chunk_states)
@@ -234,7 +242,7 @@ class _GoalWatch:
 
 @dataclass(frozen=True)
 class _Plan:
-    """The sizes one search works with, fixed before it starts."""
+    """The sizes and modes one search works with, fixed before it starts."""
 
     width: int  # bytes per state
     nwords: int  # uint64 words per sort key
@@ -244,11 +252,25 @@ class _Plan:
     chunk_bytes: int  # bytes reserved for one chunk's expansion
     writer_bytes: int  # bytes of one KeyWriter
     prefetch: bool  # merges account a decoded block ahead per input (whether or not a pool decodes it)
+    chunk_kind: type = RowChunk  # how a chunk of parents is expanded (expand.py)
+    tail_in_memory: bool = False  # a depth's last chunk goes to the merge without being encoded
+    frontier: bool = False  # merge new states with the last layer(s) only (reversible domains)
+    bipartite: bool = False  # frontier search: a child is never in its parent's layer
+    move_tags: bool = False  # tags are the moves that produced the states (else their parents' hashes)
 
     @property
     def ahead(self) -> int:
         """Blocks a writer holds before appending them; the same with or without a codec pool, so spilling is too."""
         return 2 if self.prefetch else 0
+
+    @property
+    def old_layers(self) -> int:
+        """Stores a new layer is compared with: the visited set, or the frontier layers."""
+        return (1 if self.bipartite else 2) if self.frontier else 1
+
+    @property
+    def merge_writers(self) -> int:
+        return 1 if self.frontier else 2
 
     def merge_need(self, inputs: int, writers: int, old: int = 1) -> int:
         """Bytes of a merge of `inputs` inputs (`old` of them already known) writing to `writers` stores."""
@@ -256,48 +278,75 @@ class _Plan:
                            prefetch=self.prefetch) + writers * self.writer_bytes
 
 
-def _plan(domain, budget: int, order: str, chunk_states: int | None) -> _Plan:
+def _plan(domain, budget: int, order: str, chunk_states: int | None, frontier: bool, move_tags: bool) -> _Plan:
     """The plan for this budget: with the codec threads' look-ahead when it fits, without it otherwise."""
     width = int(domain.width)
     k = nwords(width)
     block = block_records(width)
-    chunk, chunk_bytes = plan_chunk(domain, budget, chunk_states)
+    kind = chunk_class(domain, move_tags, order == "le")
+    per_parent = kind.bytes_per_parent(width, int(domain.max_children))
+    chunk, chunk_bytes = plan_chunk(domain, budget, chunk_states, per_parent)
+    modes = {"frontier": frontier, "bipartite": frontier and bool(getattr(domain, "bipartite", False)),
+             "move_tags": move_tags, "chunk_kind": kind}
     plan = None
     # The buffers of codec threads are accounted whether or not threads run, so the memory account
     # (and with it what spills, and the artifact) does not depend on the thread count; only a budget
     # too small for them turns them off.
     for prefetch in (True, False):
         writer = KeyWriter.bytes_needed(block, k, width, 2 if prefetch else 0)
-        plan = _Plan(width, k, order == "le", block, chunk, chunk_bytes, writer, prefetch)
+        plan = _Plan(width, k, order == "le", block, chunk, chunk_bytes, writer, prefetch, **modes)
         if budget >= plan_need(plan):
-            return plan
+            # the last chunk waits for the merge in memory when the budget holds both
+            tail = budget >= chunk_bytes + plan.merge_need(plan.old_layers + 2, plan.merge_writers,
+                                                           old=plan.old_layers)
+            return dataclasses.replace(plan, tail_in_memory=tail)
     need = plan_need(plan)
     raise BudgetError(f"memory budget {format_size(budget)} is too small for {domain.name} (width {width} "
                       f"bytes): a chunk of {chunk:,} states and the merge buffers need at least {format_size(need)}")
 
 
 def plan_need(plan: _Plan) -> int:
-    """The largest working set the plan reserves at once: one chunk, or a two-input merge."""
-    return max(plan.chunk_bytes + plan.writer_bytes + plan.block * plan.width, plan.merge_need(2, 2))
+    """The largest working set the plan must be able to reserve: one chunk, the smallest merge of a
+    depth (one run with the known stores), or a cascade step (two runs)."""
+    merge = plan.merge_need(plan.old_layers + 1, plan.merge_writers, old=plan.old_layers)
+    cascade = plan.merge_need(2, 1, old=0)
+    return max(plan.chunk_bytes + plan.writer_bytes + plan.block * plan.width, merge, cascade)
 
 
 def search(domain, *, max_depth: int | None = None, memory_budget: int | str = DEFAULT_MEMORY_BUDGET,
-           workdir: str | os.PathLike | None = None, codec: str = DEFAULT_CODEC, stop_at_goal: bool = False,
+           workdir: str | os.PathLike | None = None, codec: str = "auto", stop_at_goal: bool = False,
            progress: bool = True, order: str = "le", goal: np.ndarray | None = None, keep_layers: bool = True,
-           chunk_states: int | None = None, zstd_level: int = 3, threads: int | None = None) -> SearchResult:
+           chunk_states: int | None = None, zstd_level: int = 3, threads: int | None = None,
+           frontier: bool | None = None, tags: str = "auto") -> SearchResult:
     """Layered BFS from domain.start with sort+merge dedup and compressed, spillable stores."""
     if order not in ORDERS:
-        raise InputError(f"unknown key byte order {order!r}: expected le or be")
+        raise InputError(f"unknown key byte order {quote(order)}: expected le or be")
     if max_depth is not None and max_depth < 0:
         raise InputError(f"--max-depth must be >= 0, got {max_depth}")
-    budget_bytes = parse_size(memory_budget)
-    codec_obj = Codec(codec, zstd_level)
+    try:
+        budget_bytes = parse_size(memory_budget)
+    except (OverflowError, ValueError):  # a number past float's range
+        raise InputError(f"cannot read size {quote(memory_budget)}: the number is too large") from None
+    reversible = bool(getattr(domain, "reversible", False))
+    if frontier is None:
+        frontier = reversible
+    elif frontier and not reversible:
+        raise InputError(f"{domain.name}: frontier search needs a domain whose moves can all be undone")
+    if codec == "auto":
+        codec = getattr(domain, "codec", None) or DEFAULT_CODEC
+    codec_obj = Codec(codec, zstd_level, le=order == "le")
+    codec_obj.check_width(int(domain.width))
     if goal is not None:
         stop_at_goal = True
         goal = np.ascontiguousarray(np.atleast_2d(goal), dtype=np.uint8)
     if stop_at_goal and goal is None and getattr(domain, "is_goal", None) is None:
         raise InputError(f"domain {domain.name} has no goal test")
-    plan = _plan(domain, budget_bytes, order, chunk_states)
+    if tags not in TAG_KINDS:
+        raise InputError(f"unknown tag kind {quote(tags)}: expected one of {', '.join(TAG_KINDS)}")
+    if tags == "move" and not uses_move_tags(domain):
+        raise InputError(f"{domain.name}: move tags need a reversible domain with expand_moves and inverse_moves")
+    plan = _plan(domain, budget_bytes, order, chunk_states, frontier,
+                 move_tags=tags == "move" or (tags == "auto" and uses_move_tags(domain)))
     if threads is None:
         import numba
 
@@ -309,7 +358,7 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
     run_dir = make_run_dir(workdir)
     mem = MemoryBudget(budget_bytes, run_dir)
     result = SearchResult(domain=domain, codec=codec, order=order, memory_budget=budget_bytes,
-                          chunk_states=plan.chunk, run_dir=run_dir)
+                          chunk_states=plan.chunk, frontier=plan.frontier, move_tags=plan.move_tags, run_dir=run_dir)
     # the goal is watched even when not stopping at it: layer counts then also report its depth
     watch = _GoalWatch(domain, goal) if (stop_at_goal or getattr(domain, "is_goal", None) is not None) else None
     t0 = time.perf_counter()
@@ -319,8 +368,12 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
                                                                         progress)
         if result.goal_row is not None and keep_layers and stop_at_goal:
             t1 = time.perf_counter()
-            result.path = rebuild_path(domain, result.layer_stores, result.goal_depth, result.goal_row,
-                                       result.goal_tag)
+            if plan.move_tags:
+                result.path = rebuild_path_by_moves(domain, result.layer_stores, result.goal_depth, result.goal_row,
+                                                    result.goal_tag, plan.le)
+            else:
+                result.path = rebuild_path(domain, result.layer_stores, result.goal_depth, result.goal_row,
+                                           result.goal_tag)
             result.path_time_s = time.perf_counter() - t1
     except BaseException:
         result.close()
@@ -338,7 +391,10 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
 
 
 class _Layered:
-    """One search, depth by depth: expand the frontier into sorted runs, merge them with the visited set."""
+    """One search, depth by depth: expand the frontier into sorted runs, merge them with what is known.
+
+    What is known is the visited set (`visited`), or with a frontier search the last layer(s):
+    `prev` (depth D-1) and `layer` (depth D)."""
 
     def __init__(self, domain, result: SearchResult, mem: MemoryBudget, codec: Codec, plan: _Plan, pool, watch):
         self.domain = domain
@@ -348,37 +404,45 @@ class _Layered:
         self.plan = plan
         self.pool = pool
         self.watch = watch
+        self.found_bytes = 0  # frontier search: record bytes of every layer so far (the "visited" size)
 
     def store(self, name: str, tagged: bool) -> RecordStore:
-        return RecordStore(self.mem, name, self.plan.width, self.codec, tagged=tagged)
+        return RecordStore(self.mem, name, self.plan.width, self.codec, tagged=tagged,
+                           pack_tags=tagged and self.plan.move_tags)
 
     def writer(self, store: RecordStore, on_block=None, pool=None) -> KeyWriter:
         p = self.plan
         return KeyWriter(store, p.le, p.block, p.nwords, on_block=on_block, pool=pool, ahead=p.ahead)
 
-    def source(self, store: RecordStore) -> KeySource:
-        return KeySource(store, self.plan.le, consume=True, pool=self.pool)
+    def source(self, store: RecordStore, consume: bool = True) -> KeySource:
+        return KeySource(store, self.plan.le, consume=consume, pool=self.pool)
 
     def run(self, max_depth: int | None, stop_at_goal: bool, keep_layers: bool, progress: bool) -> None:
         result, mem, plan, watch = self.result, self.mem, self.plan, self.watch
         # depth 0
         start = np.ascontiguousarray(self.domain.start, dtype=np.uint8)
-        skeys, stags = sort_unique(rows_to_keys(start, plan.le), np.zeros(start.shape[0], dtype=np.uint8),
+        start_tag = NO_MOVE if plan.move_tags else 0
+        skeys, stags = sort_unique(rows_to_keys(start, plan.le), np.full(start.shape[0], start_tag, dtype=np.uint8),
                                    plan.width)
-        visited = self.store("visited-0", tagged=False)
+        visited = None if plan.frontier else self.store("visited-0", tagged=False)
+        prev = None
         layer = self.store("layer-0", tagged=True)
-        mem.reserve(2 * plan.writer_bytes, "the depth-0 writers")
-        vw = self.writer(visited)
+        writers = 1 if plan.frontier else 2
+        mem.reserve(writers * plan.writer_bytes, "the depth-0 writers")
+        vw = self.writer(visited) if visited is not None else None
         lw = self.writer(layer, on_block=watch)
-        vw.append(skeys)
-        lw.append(skeys, stags)
-        vw.flush()
-        lw.flush()
+        for w in (vw, lw):
+            if w is not None:
+                w.append(skeys, stags if w is lw else None)
+        for w in (vw, lw):
+            if w is not None:
+                w.flush()
         del vw, lw
-        mem.release(2 * plan.writer_bytes)
+        mem.release(writers * plan.writer_bytes)
         result.layers.append(layer.count)
+        self.found_bytes = layer.rows_bytes
         depth = 0
-        bar = Progress(None if max_depth is None else max_depth, f"bfs {self.domain.name}", unit="depth",
+        bar = Progress(None if max_depth is None else max_depth + 1, f"bfs {self.domain.name}", unit="depth",
                        interval_s=math.inf, enabled=progress)
         self.record_depth(bar, depth, layer, visited, time.perf_counter())
         if keep_layers:
@@ -400,17 +464,32 @@ class _Layered:
                 if max_depth is not None and depth >= max_depth:
                     break
                 t_depth = time.perf_counter()
-                runs, children = self.expand_layer(layer, depth, consume=not keep_layers)
+                # a frontier layer is read again as an old input of the next merge(s)
+                runs, tail, children = self.expand_layer(layer, depth,
+                                                         consume=not keep_layers and not plan.frontier)
                 t_merge = time.perf_counter()
-                if not keep_layers:
-                    layer.close()
                 run_bytes = sum(r.stored_bytes for r in runs)
-                result.runs += len(runs)
+                result.runs += len(runs) + (tail is not None)
                 result.children += children
                 result.run_bytes += run_bytes
-                runs = self.cascade(runs, depth)
                 depth += 1
-                visited, layer = self.merge_depth(visited, runs, depth)
+                try:
+                    if plan.frontier:
+                        old = [s for s in ([prev] if plan.bipartite else [prev, layer]) if s is not None]
+                        runs = self.cascade(runs, depth - 1, len(old), 1, tail is not None)
+                        new_layer = self.merge_frontier(old, runs, tail, depth)
+                        if prev is not None and not keep_layers:
+                            prev.close()
+                        prev, layer = layer, new_layer
+                        self.found_bytes += layer.rows_bytes
+                    else:
+                        if not keep_layers:
+                            layer.close()
+                        runs = self.cascade(runs, depth - 1, 1, 2, tail is not None)
+                        visited, layer = self.merge_visited(visited, runs, tail, depth)
+                finally:
+                    if tail is not None:  # the last chunk's buffers, held since the expansion
+                        mem.release(plan.chunk_bytes)
                 result.layers.append(layer.count)
                 if keep_layers:
                     result.layer_stores.append(layer)
@@ -419,20 +498,30 @@ class _Layered:
                                   merge_s=time.perf_counter() - t_merge)
         finally:
             bar.close()
-        result.visited_bytes = visited.stored_bytes
+        result.visited_bytes = self.found_bytes if plan.frontier else visited.stored_bytes
         result.parent_bytes = sum(d["parent_bytes"] for d in result.depths)
-        visited.close()
+        if visited is not None:
+            visited.close()
         if not keep_layers:
             layer.close()
+            if prev is not None:
+                prev.close()
 
-    def merge_depth(self, visited: RecordStore, runs: list[RecordStore], depth: int):
+    def new_sources(self, runs: list[RecordStore], tail) -> list:
+        """Merge inputs of the new states: the stored runs, and the last chunk still in memory."""
+        sources = [self.source(r) for r in runs]
+        if tail is not None:
+            sources.append(ArraySource(tail[0], tail[1], self.plan.block))
+        return sources
+
+    def merge_visited(self, visited: RecordStore, runs: list[RecordStore], tail, depth: int):
         """One streaming merge of the runs with the visited set: (new visited set, new layer)."""
         new_visited = self.store(f"visited-{depth}", tagged=False)
         new_layer = self.store(f"layer-{depth}", tagged=True)
-        sources = [self.source(visited)] + [self.source(r) for r in runs]
+        sources = [self.source(visited)] + self.new_sources(runs, tail)
         need = self.plan.merge_need(len(sources), 2)
         self.mem.reserve(need, f"merging {len(sources)} sorted runs")
-        merge(sources, [True] + [False] * len(runs), self.plan.block, self.plan.nwords,
+        merge(sources, [True] + [False] * (len(sources) - 1), self.plan.block, self.plan.nwords,
               self.writer(new_visited, pool=self.pool), self.writer(new_layer, on_block=self.watch, pool=self.pool))
         self.mem.release(need)
         visited.close()
@@ -440,20 +529,36 @@ class _Layered:
             r.close()
         return new_visited, new_layer
 
-    def record_depth(self, bar, depth: int, layer: RecordStore, visited: RecordStore, t_depth: float,
+    def merge_frontier(self, old: list[RecordStore], runs: list[RecordStore], tail, depth: int) -> RecordStore:
+        """One streaming merge of the runs with the last layer(s): the new layer (states in none of them)."""
+        new_layer = self.store(f"layer-{depth}", tagged=True)
+        sources = [self.source(s, consume=False) for s in old] + self.new_sources(runs, tail)
+        need = self.plan.merge_need(len(sources), 1, old=len(old))
+        self.mem.reserve(need, f"merging {len(sources)} sorted runs")
+        merge(sources, [True] * len(old) + [False] * (len(sources) - len(old)), self.plan.block, self.plan.nwords,
+              None,
+              self.writer(new_layer, on_block=self.watch, pool=self.pool))
+        self.mem.release(need)
+        for r in runs:
+            r.close()
+        return new_layer
+
+    def record_depth(self, bar, depth: int, layer: RecordStore, visited: RecordStore | None, t_depth: float,
                      children: int = 0, runs: int = 0, run_bytes: int = 0, expand_s: float = 0.0,
                      merge_s: float = 0.0) -> None:
         mem = self.mem
+        seen = visited.count if visited is not None else sum(self.result.layers)
+        seen_bytes = visited.stored_bytes if visited is not None else self.found_bytes
         rec = {
             "depth": depth,
             "new": layer.count,
-            "visited": visited.count,
+            "visited": seen,
             "children": children,
             "runs": runs,
             "run_bytes": run_bytes,
             "layer_bytes": layer.rows_bytes,
             "parent_bytes": layer.tag_bytes if depth > 0 else 0,
-            "visited_bytes": visited.stored_bytes,
+            "visited_bytes": seen_bytes,
             "spilled_bytes": mem.spilled_bytes,
             "time_s": time.perf_counter() - t_depth,
             "expand_time_s": expand_s,
@@ -461,77 +566,69 @@ class _Layered:
             "peak_rss_bytes": peak_rss_bytes(),
         }
         self.result.depths.append(rec)
-        bits = 8 * visited.stored_bytes / max(1, visited.count)
-        bar.update(1)
-        bar.line(f"depth {depth}: {layer.count:,} new, {visited.count:,} visited ({bits:.2f} bits/state), "
-                 f"spilled {format_size(mem.spilled_bytes)}, rss {format_size(current_rss_bytes())}")
+        bits = 8 * seen_bytes / max(1, seen)
+        note = (f"depth {depth}: {layer.count:,} new, {seen:,} visited ({bits:.2f} bits/state), "
+                f"spilled {format_size(mem.spilled_bytes)}, rss {format_size(current_rss_bytes())}")
+        bar.update(1, note=note)  # writes the line itself at the last depth
+        if bar.total is None or bar.count < bar.total:
+            bar.line(note)
 
-    def expand_layer(self, layer: RecordStore, depth: int, consume: bool) -> tuple[list[RecordStore], int]:
-        """Expand every state of `layer` chunk by chunk; returns (sorted deduplicated runs, children)."""
-        domain, plan, mem = self.domain, self.plan, self.mem
-        width = plan.width
+    def expand_layer(self, layer: RecordStore, depth: int, consume: bool):
+        """Expand every state of `layer` chunk by chunk: (sorted deduplicated runs, the last chunk's
+        (keys, tags) when it stays in memory for the merge, children generated).
+
+        A last chunk kept in memory keeps the chunk's reservation; the caller releases it."""
+        plan, mem = self.plan, self.mem
         runs: list[RecordStore] = []
         children_total = 0
-        need = plan.chunk_bytes + plan.writer_bytes + plan.block * width
-        mem.reserve(need, f"one chunk of {plan.chunk:,} states")
+        extra = plan.writer_bytes + plan.block * plan.width
+        mem.reserve(plan.chunk_bytes + extra, f"one chunk of {plan.chunk:,} states")
+        held = False
         try:
-            parents = np.empty((min(plan.chunk, max(1, layer.count)), width), dtype=np.uint8)
-            scratch = np.empty((plan.block, width), dtype=np.uint8)
-            into = getattr(domain, "expand_into", None)
-            if into is not None:  # the children land in buffers reused by every chunk
-                child_rows = np.empty((parents.shape[0] * int(domain.max_children), width), dtype=np.uint8)
-                child_tags = np.empty(child_rows.shape[0], dtype=np.uint8)
-            filled = 0
+            chunk = plan.chunk_kind(self.domain, plan, min(plan.chunk, max(1, layer.count)))
 
-            def flush_chunk(n: int) -> None:
+            def flush(last: bool):
                 nonlocal children_total
-                batch = parents[:n]
-                phash = row_hash8(batch)
-                if into is not None:
-                    m = into(batch, phash, child_rows, child_tags)
-                    children_total += m
-                    if m == 0:
-                        return
-                    ukeys, utags = sort_unique(rows_to_keys(child_rows[:m], plan.le), child_tags[:m], width)
-                else:
-                    children, parent_index, _moves = domain.expand(batch)
-                    m = children.shape[0]
-                    children_total += m
-                    if m == 0:
-                        return
-                    ukeys, utags = sort_unique_children(np.ascontiguousarray(children), parent_index, phash,
-                                                        plan.le)
-                    del children, parent_index, _moves
+                keys, tags, m = chunk.children()
+                children_total += m
+                if m == 0:
+                    return None
+                if last and plan.tail_in_memory:
+                    return keys, tags
                 run = self.store(f"run-{depth}-{len(runs)}", tagged=True)
                 w = self.writer(run, pool=self.pool)
-                w.append(ukeys, utags)
+                w.append(keys, tags)
                 w.flush()
                 runs.append(run)
+                return None
 
-            for i in range(len(layer.blocks)):
-                rows, _ = layer.decode(i, scratch)
+            tail = None
+            nblocks = len(layer.blocks)
+            for i in range(nblocks):
+                items, tags = chunk.read(layer, i)
                 if consume:
                     layer.drop(i)
                 off = 0
-                while off < rows.shape[0]:
-                    take = min(rows.shape[0] - off, parents.shape[0] - filled)
-                    parents[filled:filled + take] = rows[off:off + take]
-                    filled += take
+                while off < items.shape[0]:
+                    take = min(items.shape[0] - off, chunk.capacity - chunk.filled)
+                    chunk.add(items, tags, off, take)
                     off += take
-                    if filled == parents.shape[0]:
-                        flush_chunk(filled)
-                        filled = 0
-            if filled:
-                flush_chunk(filled)
+                    if chunk.filled == chunk.capacity:
+                        tail = flush(i == nblocks - 1 and off == items.shape[0])
+            if chunk.filled:
+                tail = flush(True)
+            held = tail is not None
         finally:
-            mem.release(need)
-        return runs, children_total
+            mem.release(extra if held else plan.chunk_bytes + extra)
+        return runs, tail, children_total
 
-    def cascade(self, runs: list[RecordStore], depth: int) -> list[RecordStore]:
-        """Merge runs in groups until one merge with the visited set fits in the budget."""
+    def cascade(self, runs: list[RecordStore], depth: int, old: int, writers: int, tail: bool) -> list[RecordStore]:
+        """Merge runs in groups until one merge with the `old` known stores (and the in-memory last
+        chunk, `tail`) fits in what the budget has left."""
         plan, mem = self.plan, self.mem
-        fan_in = 1  # the largest number of runs that merge with the visited set inside the budget
-        while fan_in < len(runs) and plan.merge_need(fan_in + 2, 2) <= mem.capacity:
+        room = mem.capacity - (plan.chunk_bytes if tail else 0)
+        fan_in = 1  # the largest number of runs that merge with the known stores inside the budget
+        while fan_in < len(runs) and plan.merge_need(fan_in + 1 + old + tail, writers, old=old) <= room:
             fan_in += 1
         size = max(2, fan_in)  # runs merged together per group in a cascade level
         level = 0

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from .codec import CODECS, Codec, encoded_size
+from .codec import CODECS, DEFAULT_CODEC, GAP_MAX_WIDTH, Codec, encoded_size
 from .keys import keys_to_rows, row_hash8, rows_to_keys, sort_unique
 
 
@@ -58,7 +58,9 @@ def measure_codecs(domain, *, max_depth=None, codecs=CODECS, orders=("le", "be")
     width = int(domain.width)
     universe = 256**width
     space = getattr(domain, "space_size", None)
-    coders = {c: Codec(c, zstd_level) for c in codecs}
+    codecs = [c for c in codecs if not (c.startswith("gap") and width > GAP_MAX_WIDTH)]
+    coders = {(c, order): Codec(c, zstd_level, le=order == "le") for c in codecs for order in orders}
+    own = getattr(domain, "codec", None) or DEFAULT_CODEC  # what the engine stores the layers with
     with search(domain, max_depth=max_depth, memory_budget=memory_budget, workdir=workdir, progress=False) as res:
         layers = [store for store in res.layer_stores]
         rows_by_depth = []
@@ -83,8 +85,15 @@ def measure_codecs(domain, *, max_depth=None, codecs=CODECS, orders=("le", "be")
                "elias_fano_bits": elias_fano_bits(universe, n) / n, "codecs": {}}
         for order in orders:
             srows = sorted_rows(rows, order == "le")
-            for name, coder in coders.items():
-                rec["codecs"][f"{name}/{order}"] = 8.0 * encoded_size(srows, coder) / n
+            for name in codecs:
+                rec["codecs"][f"{name}/{order}"] = 8.0 * encoded_size(srows, coders[name, order]) / n
+        # the layer of this depth alone, as a frontier search stores it
+        layer = rows_by_depth[d]
+        nl = max(1, layer.shape[0])
+        rec["layer_states"] = int(layer.shape[0])
+        rec["layer_codec"] = own
+        rec["layer_bits"] = 8.0 * encoded_size(sorted_rows(layer, True), Codec(own, zstd_level)) / nl
+        rec["bound_layer_bits"] = (log2_binomial(space, layer.shape[0]) / nl) if space else None
         visited.append(rec)
     # frontier runs: the chunk runs (sorted, deduplicated children) of the widest layer
     widest = int(np.argmax(counts[:-1])) if len(counts) > 1 else 0
@@ -92,7 +101,7 @@ def measure_codecs(domain, *, max_depth=None, codecs=CODECS, orders=("le", "be")
     frontier = rows_by_depth[widest]
     for order in orders:
         le = order == "le"
-        sizes = dict.fromkeys(coders, 0)
+        sizes = dict.fromkeys(codecs, 0)
         total = 0
         children_total = 0
         for off in range(0, frontier.shape[0], chunk_states):
@@ -102,11 +111,11 @@ def measure_codecs(domain, *, max_depth=None, codecs=CODECS, orders=("le", "be")
             k, _ = sort_unique(keys, np.zeros(keys.shape[0], dtype=np.uint8), width)
             srows = keys_to_rows(np.ascontiguousarray(k), width, le)
             total += srows.shape[0]
-            for name, coder in coders.items():
-                sizes[name] += encoded_size(srows, coder)
+            for name in codecs:
+                sizes[name] += encoded_size(srows, coders[name, order])
         runs["children"] = children_total
         runs["run_states"] = total
-        for name in coders:
+        for name in codecs:
             runs["codecs"][f"{name}/{order}"] = 8.0 * sizes[name] / max(1, total)
     return {"domain": domain.name, "width": width, "layers": counts, "space_size": space,
             "zstd_level": zstd_level, "chunk_states": chunk_states, "visited": visited, "runs": runs}

@@ -1,8 +1,9 @@
 """The baseline: textbook BFS with an in-memory open-addressing hash set of visited keys (numba).
 
-Same domain kernel, same chunked expansion and keys as the sort+merge engine; each child is
-looked up in the hash table (random access) and appended to the next frontier when new. Everything
-stays in memory; no parent information is kept.
+Same domain kernel, same chunked expansion and keys as the sort+merge engine (including, for
+domains with move tags, not expanding a state back into its parent); each child is looked up in
+the hash table (random access) and appended to the next frontier when new. Everything stays in
+memory; no parent information is kept.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from puzzlelab.lab.jit import inline_kernel, kernel
 from puzzlelab.lab.progress import Progress
 from puzzlelab.lab.sizes import format_size, peak_rss_bytes
 
+from .domain import NO_MOVE, uses_move_tags
 from .keys import key_equal, nwords, rows_to_keys
 
 MAX_CHUNK = 1 << 20
@@ -24,9 +26,15 @@ MAX_CHUNK = 1 << 20
 
 @inline_kernel
 def _hash(keys, i):
+    """splitmix64's finaliser over the words: every key bit reaches the low bits (the slot index),
+    also for keys whose low bits are always zero (the padding of narrow states)."""
     h = np.uint64(0x9E3779B97F4A7C15)
     for w in range(keys.shape[1]):
-        h = (h ^ keys[i, w]) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= keys[i, w]
+        h ^= h >> np.uint64(30)
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(27)
+        h *= np.uint64(0x94D049BB133111EB)
         h ^= h >> np.uint64(31)
     return h
 
@@ -138,6 +146,8 @@ def search_hash(domain, *, max_depth: int | None = None, progress: bool = True, 
     start = np.ascontiguousarray(domain.start, dtype=np.uint8)
     idx = seen.insert(rows_to_keys(start, le))
     frontier = start[idx]
+    moves = uses_move_tags(domain)
+    came_by = np.full(frontier.shape[0], NO_MOVE, dtype=np.uint8)  # with move tags: the move to each state
     res = HashResult(domain=domain, layers=[frontier.shape[0]])
     bar = Progress(max_depth, f"bfs-hash {domain.name}", unit="depth", interval_s=math.inf, enabled=progress)
     depth = 0
@@ -149,14 +159,26 @@ def search_hash(domain, *, max_depth: int | None = None, progress: bool = True, 
                 break
             if max_depth is not None and depth >= max_depth:
                 break
-            parts = []
+            parts, part_moves = [], []
+            if moves:
+                out = np.empty((min(chunk, frontier.shape[0]) * int(domain.max_children), width), dtype=np.uint8)
+                out_moves = np.empty(out.shape[0], dtype=np.uint8)
             for off in range(0, frontier.shape[0], chunk):
-                children, _, _ = domain.expand(np.ascontiguousarray(frontier[off:off + chunk]))
-                children = np.ascontiguousarray(children)
+                batch = np.ascontiguousarray(frontier[off:off + chunk])
+                if moves:
+                    m = domain.expand_moves(batch, came_by[off:off + chunk], out, out_moves)
+                    children, child_moves = out[:m], out_moves[:m]
+                else:
+                    children, _, _ = domain.expand(batch)
+                    children = np.ascontiguousarray(children)
                 new = seen.insert(rows_to_keys(children, le))
                 parts.append(children[new])
+                if moves:
+                    part_moves.append(child_moves[new])
                 del children
             frontier = np.concatenate(parts) if parts else np.empty((0, width), dtype=np.uint8)
+            if moves:
+                came_by = np.concatenate(part_moves) if part_moves else np.empty(0, dtype=np.uint8)
             depth += 1
             res.layers.append(frontier.shape[0])
             bar.update(1)

@@ -108,6 +108,28 @@ def key_equal(a, i, b, j):
     return True
 
 
+@kernel
+def find_key(keys, key):
+    """Index of `key` (one row of words) in sorted distinct keys, -1 when absent (binary search)."""
+    lo = 0
+    hi = keys.shape[0]
+    nw = keys.shape[1]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        c = 0
+        for w in range(nw):
+            if keys[mid, w] != key[w]:
+                c = -1 if keys[mid, w] < key[w] else 1
+                break
+        if c == 0:
+            return mid
+        if c < 0:
+            lo = mid + 1
+        else:
+            hi = mid
+    return -1
+
+
 @allocating_kernel
 def row_hash8(rows):
     """The 1-byte parent hash H(S): FNV-1a over the row bytes, folded to 8 bits."""
@@ -368,3 +390,58 @@ def sort_unique(keys: np.ndarray, tags: np.ndarray, width: int) -> tuple[np.ndar
     k, t = radix_sort(keys, tags, width, tmp_k, tmp_t)
     m = dedup_min_tag(k, t)
     return k[:m], t[:m]
+
+
+# --- children rows of at most 7 bytes: sorted in one pass as (row integer << 8 | tag) -----------------
+PACKED_MAX_WIDTH = 7
+
+
+@kernel
+def pack_rows(rows, tags, le, out):
+    """out[i] = (row i as an integer in key byte order) << 8 | tags[i], for rows of at most 7 bytes."""
+    n, width = rows.shape
+    for i in range(n):
+        v = np.uint64(0)
+        if le:
+            for j in range(width - 1, -1, -1):
+                v = (v << np.uint64(8)) | np.uint64(rows[i, j])
+        else:
+            for j in range(width):
+                v = (v << np.uint64(8)) | np.uint64(rows[i, j])
+        out[i] = (v << np.uint64(8)) | np.uint64(tags[i])
+
+
+@kernel
+def unpack_sorted(packed, width, keys, tags):
+    """Sorted packed values to distinct one-word keys (smallest tag kept); returns their number."""
+    pad = np.uint64(8 * (8 - width))
+    n = packed.shape[0]
+    if n == 0:
+        return 0
+    prev = packed[0] >> np.uint64(8)
+    keys[0, 0] = prev << pad
+    tags[0] = np.uint8(packed[0] & np.uint64(255))
+    m = 1
+    for i in range(1, n):  # without branches: each value is written, and kept when it is a new key
+        v = packed[i]
+        k = v >> np.uint64(8)
+        keys[m, 0] = k << pad
+        tags[m] = np.uint8(v & np.uint64(255))
+        m += 1 if k != prev else 0
+        prev = k
+    return m
+
+
+def sort_unique_rows(rows: np.ndarray, tags: np.ndarray, le: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct keys of the rows, each with its smallest tag (rows of at most 7 bytes in one
+    numpy sort of packed words; wider rows through their keys and sort_unique)."""
+    n, width = rows.shape
+    if width > PACKED_MAX_WIDTH:
+        return sort_unique(rows_to_keys(rows, le), tags, width)
+    packed = np.empty(n, dtype=np.uint64)
+    pack_rows(rows, tags, le, packed)
+    packed.sort()
+    keys = np.empty((n, 1), dtype=np.uint64)
+    out_tags = np.empty(n, dtype=np.uint8)
+    m = unpack_sorted(packed, width, keys, out_tags)
+    return keys[:m], out_tags[:m]

@@ -185,13 +185,52 @@ def _merge_group(a, old, s):
     return src_k, src_t, 0, seg[1]
 
 
+@inline_kernel
+def _drop_known(a, i, nk, nt, j, nc, out, first):
+    """The keys of nk[j:nc] (first pass) or out.new[:nc] not in old input i's segment, into out.new; returns the
+    count (a filter in place after the first pass: it never writes ahead of what it reads)."""
+    v = a.pos[i]
+    v1 = a.lim[i]
+    keys = a.keys
+    nn = 0
+    src_k = nk if first else out.new
+    src_t = nt if first else out.tags
+    while j < nc:
+        while v < v1 and _less(keys, v, src_k, j):
+            v += 1
+        if v < v1 and not _less(src_k, j, keys, v):  # equal: known
+            j += 1
+            continue
+        _copy_key(out.new, nn, src_k, j)
+        out.tags[nn] = src_t[j]
+        nn += 1
+        j += 1
+    return nn
+
+
 @kernel
 def merge_round(a, out, new_scratch, old_scratch):
     """Merge this round's keys (a.pos up to a.lim, see round_limits); returns (all written, new written).
 
     Keys of the old inputs are known; every other key is new unless it is old, and keeps the
-    smallest tag among its copies. Advances a.pos to a.lim."""
+    smallest tag among its copies. Advances a.pos to a.lim. With two or more old inputs (the
+    layers of a frontier search, which are disjoint) only the new keys are written: they are
+    filtered against each old input in turn, without merging the old ones."""
     nk, nt, j, nc = _merge_group(a, False, new_scratch)
+    nold = 0
+    for q in range(a.pos.shape[0]):
+        if a.old[q]:
+            nold += 1
+    if nold >= 2:
+        first = True
+        for q in range(a.pos.shape[0]):
+            if a.old[q]:
+                nc = _drop_known(a, q, nk, nt, j, nc, out, first)
+                j = 0
+                first = False
+        for q in range(a.pos.shape[0]):
+            a.pos[q] = a.lim[q]
+        return 0, nc
     ok, ot, i, v1 = _merge_group(a, True, old_scratch)
     nv = 0
     nn = 0
@@ -289,15 +328,15 @@ class KeyWriter:
             fut = _Done(self.store.codec.encode_keys(keys, self.le, self.store.width))
         else:
             fut = self.pool.submit(self.store.codec.encode_keys, keys, self.le, self.store.width)
-        self.pending.append((fut, n, (self.keys, self.tags)))
+        self.pending.append((fut, n, (self.keys, self.tags), tuple(int(w) for w in keys[0])))
         while not self.free:
             self._drain_one()
         self.keys, self.tags = self.free.pop()
 
     def _drain_one(self) -> None:
-        fut, n, bufs = self.pending.pop(0)
+        fut, n, bufs, first = self.pending.pop(0)
         payload = fut.result()
-        self.store.append_encoded(payload, n, bufs[1][:n] if self.store.tagged else None)
+        self.store.append_encoded(payload, n, bufs[1][:n] if self.store.tagged else None, first_key=first)
         self.free.append(bufs)
 
     def flush(self) -> None:
@@ -360,16 +399,39 @@ class KeySource:
         return block * 8 * nwords if prefetch else 0
 
 
+class ArraySource:
+    """Sorted distinct keys (+ tags) still in memory, read block by block like a store (the last chunk
+    of a depth, merged without being encoded)."""
+
+    def __init__(self, keys: np.ndarray, tags: np.ndarray, block: int):
+        self.keys = keys
+        self.tags = tags
+        self.block = block
+        self.pos = 0
+
+    def has_more(self) -> bool:
+        return self.pos < self.keys.shape[0]
+
+    def fill(self, keys: np.ndarray, tags: np.ndarray) -> int:
+        n = min(self.block, self.keys.shape[0] - self.pos, keys.shape[0])
+        keys[:n] = self.keys[self.pos:self.pos + n]
+        tags[:n] = self.tags[self.pos:self.pos + n]
+        self.pos += n
+        return n
+
+
 def _scratch_records(inputs: int, block: int) -> int:
     """Room for a group's segments when two or more of its inputs are merged pairwise."""
     return inputs * block if inputs >= 2 else 0
 
 
 def merge_bytes(k: int, block: int, nwords: int, width: int, old: int = 1, prefetch: bool = False) -> int:
-    """Working set of a k-input merge with `old` old inputs: arena, outputs, pairwise scratch, prefetch buffers."""
+    """Working set of a k-input merge with `old` old inputs: arena, outputs, pairwise scratch, prefetch buffers.
+
+    Two or more old inputs are never merged with each other (see merge_round): no scratch for them."""
     arena = k * block * (8 * nwords + 1)
     outputs = k * block * (16 * nwords + 1)
-    scratch = 2 * (_scratch_records(k - old, block) + _scratch_records(old, block)) * (8 * nwords + 1)
+    scratch = 2 * _scratch_records(k - old, block) * (8 * nwords + 1)
     return arena + outputs + scratch + k * KeySource.bytes_needed(block, nwords, prefetch)
 
 
@@ -390,8 +452,10 @@ def merge(sources: list[KeySource], old: list[bool], block: int, nwords: int, al
     out = Outputs(np.empty((k * block, nwords), dtype=np.uint64), np.empty((k * block, nwords), dtype=np.uint64),
                   np.empty(k * block, dtype=np.uint8))
     nold = int(a.old.sum())
+    if nold >= 2 and all_writer is not None:
+        raise ValueError("a merge with several old inputs writes the new keys only")
     new_scratch = _scratch(k - nold, block, nwords, k)
-    old_scratch = _scratch(nold, block, nwords, k)
+    old_scratch = _scratch(1, block, nwords, k)  # one old input is merged straight from the arena
 
     def refill(i: int) -> None:
         base = i * block

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .keys import row_hash8
+from .keys import row_hash8, rows_to_keys
 
 
 @dataclass
@@ -83,6 +83,34 @@ def rebuild_path(domain, layer_stores, depth: int, goal_row: np.ndarray, goal_ta
     if not path.verified:
         raise RuntimeError(f"the rebuilt path of {domain.name} does not replay to the goal")
     return path
+
+
+def rebuild_path_by_moves(domain, layer_stores, depth: int, goal_row: np.ndarray, goal_tag: int, le: bool):
+    """The path to goal_row through move tags: each state's parent is the state its move undoes.
+
+    The parent's own tag is looked up in the layer before (one block decoded per depth); the path
+    is verified by replaying it."""
+    states = [np.asarray(goal_row, dtype=np.uint8).copy()]
+    moves: list[int] = []
+    target, move = states[0], goal_tag
+    for d in range(depth - 1, -1, -1):
+        parent = apply_move(domain, target, int(domain.inverse_moves[move]))
+        tag = None if parent is None else layer_stores[d].find(_key(parent, le), le)
+        if tag is None:
+            raise RuntimeError(f"path rebuild failed: undoing move {domain.format_move(move, target)} of "
+                               f"{domain.format_state(target)} gives no state of depth {d} of {domain.name}")
+        states.append(parent)
+        moves.append(move)
+        target, move = parent, tag
+    path = SolutionPath(states=states[::-1], moves=moves[::-1])
+    path.verified = replay(domain, path, goal_row)
+    if not path.verified:
+        raise RuntimeError(f"the rebuilt path of {domain.name} does not replay to the goal")
+    return path
+
+
+def _key(row: np.ndarray, le: bool) -> tuple:
+    return tuple(int(w) for w in rows_to_keys(np.ascontiguousarray(row[None, :]), le)[0])
 
 
 def apply_move(domain, row: np.ndarray, move: int) -> np.ndarray | None:

@@ -21,6 +21,7 @@ from puzzlelab.lab.errors import InputError
 from puzzlelab.lab.sizes import format_size
 
 from .codec import Codec
+from .keys import find_key
 
 
 class BudgetError(InputError):
@@ -107,14 +108,17 @@ def _pwrite_all(fd: int, data, offset: int, path: Path) -> None:
 class RecordStore:
     """Append-only blocks of encoded records (+ optional tag bytes), in memory or in one file."""
 
-    def __init__(self, budget: MemoryBudget, name: str, width: int, codec: Codec, tagged: bool):
+    def __init__(self, budget: MemoryBudget, name: str, width: int, codec: Codec, tagged: bool,
+                 pack_tags: bool = False):
         self.budget = budget
         self.name = name
         self.width = width
         self.codec = codec
         self.tagged = tagged
+        self.pack_tags = pack_tags  # tags compressed with zstd (move tags: few distinct values)
         # per block: [n, rows payload or None, tags payload or None, file offset, rows length, tags length]
         self.blocks: list[list] = []
+        self.first_keys: list[tuple] = []  # the first sort key of each block, when the writer gave it
         self.count = 0
         self.rows_bytes = 0  # encoded record bytes ever appended
         self.tag_bytes = 0
@@ -134,15 +138,22 @@ class RecordStore:
     def append_keys(self, keys: np.ndarray, le: bool, tags: np.ndarray | None = None) -> None:
         """Encode and append a block given by its sort keys (same bytes as append_block of its rows)."""
         if keys.shape[0]:
-            self.append_encoded(self.codec.encode_keys(keys, le, self.width), keys.shape[0], tags)
+            self.append_encoded(self.codec.encode_keys(keys, le, self.width), keys.shape[0], tags,
+                                first_key=tuple(int(w) for w in keys[0]))
 
-    def append_encoded(self, payload: bytes, n: int, tags: np.ndarray | None = None) -> None:
-        """Append a block of n records already encoded by this store's codec."""
+    def append_encoded(self, payload: bytes, n: int, tags: np.ndarray | None = None,
+                       first_key: tuple | None = None) -> None:
+        """Append a block of n records already encoded by this store's codec (first_key: its first sort key)."""
         if n == 0:
             return
+        if first_key is not None:
+            self.first_keys.append(first_key)
         tag_payload = None
         if self.tagged:
-            tag_payload = np.ascontiguousarray(tags, dtype=np.uint8).tobytes()
+            if self.pack_tags:
+                tag_payload = self.codec.pack_tags(tags)
+            else:
+                tag_payload = np.ascontiguousarray(tags, dtype=np.uint8).tobytes()
         size = len(payload) + (len(tag_payload) if tag_payload is not None else 0)
         self.count += n
         self.rows_bytes += len(payload)
@@ -213,14 +224,37 @@ class RecordStore:
             if offset < 0:
                 raise RuntimeError(f"block {i} of {self.name} was already dropped")
             tags_p = os.pread(self.fd, tl, offset + rl)
-        return np.frombuffer(tags_p, dtype=np.uint8)
+        return self._tags(tags_p, n)
+
+    def _tags(self, payload: bytes, n: int) -> np.ndarray:
+        if self.pack_tags:
+            return self.codec.unpack_tags(payload, n)
+        return np.frombuffer(payload, dtype=np.uint8)
 
     def decode(self, i: int, out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
         """Rows (and tags) of block i."""
         rows_p, tags_p = self.payloads(i)
         rows = self.codec.decode(rows_p, self.blocks[i][0], self.width, out)
-        tags = np.frombuffer(tags_p, dtype=np.uint8) if tags_p is not None else None
+        tags = self._tags(tags_p, self.blocks[i][0]) if tags_p is not None else None
         return rows, tags
+
+    def find(self, key: tuple, le: bool) -> int | None:
+        """The tag of the record with this sort key (a tuple of words), None when absent.
+
+        Needs the first key of every block (stores written by a KeyWriter); one block is decoded."""
+        import bisect
+
+        if len(self.first_keys) != len(self.blocks):
+            raise RuntimeError(f"{self.name}: the blocks' first keys are not known")
+        i = bisect.bisect_right(self.first_keys, key) - 1
+        if i < 0:
+            return None
+        keys = self.decode_keys(i, le, np.empty((self.blocks[i][0], len(key)), dtype=np.uint64))
+        j = find_key(keys, np.array(key, dtype=np.uint64))
+        if j < 0:
+            return None
+        tags = self.tags_of(i)
+        return int(tags[j]) if tags is not None else 0
 
     def drop(self, i: int) -> None:
         """Free block i's memory (it will not be read again)."""

@@ -1,42 +1,18 @@
-"""`puzzlelab edgematch ...`: generate, score, show, and the searches (beam, dfs, lds, sweep).
+"""`puzzlelab edgematch ...`: the model's commands (generate, parse, score, show) and those of the subpackages.
 
-Other modules of this package add sub-commands through `EXTRA_COMMANDS` (each a module with
-`register(subparsers)`), e.g. the meet-in-the-middle solver's `mitm_cli`.
+`search.cli` adds the searches (beam, dfs, lds, sweep), `mitm.cli` the band solver; `report`
+tabulates the experiments of both.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 
-from ..lab.cli_support import add_output_args
+from ..lab.cli_support import add_output_args, add_report_command, add_seed_arg
 from ..lab.errors import InputError
-
-EXTRA_COMMANDS = ("search_cli", "mitm_cli")
-
-
-def add_puzzle_args(p: argparse.ArgumentParser, hints: bool = True) -> None:
-    """PUZZLE, --format and (optionally) --hints/--hints-file, shared by every command."""
-    p.add_argument("puzzle", metavar="PUZZLE", help="puzzle file (e2pieces or Brendan's format)")
-    p.add_argument("--format", choices=("e2pieces", "brendan"), default=None,
-                   help="force the puzzle format (default: auto-detect)")
-    if hints:
-        p.add_argument("--hints", choices=("none", "start", "all"), default="none",
-                       help="fixed pieces to enforce: none, the start piece, or start + clues (default: none)")
-        p.add_argument("--hints-file", metavar="FILE", default=None,
-                       help="hints 'ROW COL PIECE ROT' per line (default: the official set's own hints)")
-
-
-def open_puzzle(args):
-    from .puzzle import load_puzzle
-
-    return load_puzzle(args.puzzle, args.format)
-
-
-def open_hints(args, puzzle):
-    from .hints import resolve_hints
-
-    return resolve_hints(puzzle, getattr(args, "hints", "none"), getattr(args, "hints_file", None))
+from .mitm import cli as mitm_cli
+from .options import add_puzzle_args, open_hints, open_puzzle
+from .search import cli as search_cli
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -47,13 +23,21 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--size", type=int, required=True, help="board side N (3..64)")
     p.add_argument("--frame-colors", type=int, default=None, help="frame colours (default: 5 at N=16, scaled)")
     p.add_argument("--inner-colors", type=int, default=None, help="inner colours (default: 17 at N=16, scaled)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", required=True, metavar="PUZZLE.txt", help="the puzzle, Brendan's format")
-    p.add_argument("--solution", metavar="BOARD.json", help="the planted solution as a board JSON")
+    add_seed_arg(p)
+    p.add_argument("--puzzle-out", required=True, metavar="PUZZLE.txt", help="write the puzzle here (Brendan's format)")
+    p.add_argument("--solution-out", metavar="BOARD.json", help="write the planted solution here (board JSON)")
     p.add_argument("--hints-out", metavar="HINTS.txt",
-                   help="E2-style hints taken from the solution (start cell, then four clue cells)")
-    p.add_argument("--json", action="store_true", help="print a JSON summary")
+                   help="write E2-style hints taken from the solution here (start cell, then four clue cells)")
+    add_output_args(p, out_help="write the summary (canonical JSON) here")
     p.set_defaults(handler=_generate)
+
+    p = sub.add_parser("parse", help="read and check a puzzle and its hints; write the hints to enforce",
+                       description="Validate a puzzle file (and hints file) and write the hints the chosen "
+                                   "--hints mode enforces, one 'ROW COL PIECE ROT' per line.")
+    add_puzzle_args(p)
+    p.add_argument("--hints-out", required=True, metavar="HINTS.txt", help="write the enforced hints here")
+    add_output_args(p, out_help="write the summary (canonical JSON) here")
+    p.set_defaults(handler=_parse)
 
     p = sub.add_parser("score", help="score a board (matched inner edges) and check it",
                        description="Matched inner edges, maximum, validity (pieces at most once, rotations "
@@ -75,36 +59,56 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--text", action="store_true", help="print the board in the text layout")
     p.set_defaults(handler=_show)
 
-    for name in EXTRA_COMMANDS:
-        try:
-            module = importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as err:
-            if err.name == f"{__package__}.{name}":
-                continue
-            raise
-        module.register(sub)
+    search_cli.register(sub)
+    mitm_cli.register(sub)
+
+    p = add_report_command(sub, {**search_cli.REPORTS, **mitm_cli.REPORTS}, _report,
+                           runs_help="result files of the experiment's jobs (`sweep --out`, `mitm --out`)")
+    p.add_argument("--timings", nargs="*", default=[], metavar="FILE",
+                   help="the jobs' timing files, in the order of RUNS")
+    search_cli.add_report_options(p)
+    mitm_cli.add_report_options(p)
+
+
+def _report(args) -> int:
+    if args.table in search_cli.REPORTS:
+        return search_cli.report(args)
+    return mitm_cli.report(args)
 
 
 def _generate(args) -> int:
-    from ..lab import canonical
-    from .board import board_to_json
+    from ..lab.results import emit
+    from .board import save_board
     from .generate import generate
     from .hints import e2_hint_cells, hints_from_board, write_hints
     from .puzzle import write_puzzle
 
     puzzle, solution = generate(args.size, args.frame_colors, args.inner_colors, args.seed)
-    write_puzzle(args.out, puzzle)
-    if args.solution:
-        canonical.write_json(args.solution, board_to_json(solution))
+    write_puzzle(args.puzzle_out, puzzle)
+    if args.solution_out:
+        save_board(args.solution_out, solution)
     if args.hints_out:
         write_hints(args.hints_out, hints_from_board(solution, e2_hint_cells(puzzle.rows, puzzle.cols)))
-    summary = {"puzzle": args.out, "rows": puzzle.rows, "cols": puzzle.cols, "pieces": puzzle.n_pieces,
+    summary = {"puzzle": args.puzzle_out, "rows": puzzle.rows, "cols": puzzle.cols, "pieces": puzzle.n_pieces,
                "colors": puzzle.n_colors - 1, "max_score": puzzle.max_score, "seed": args.seed}
-    if args.json:
-        print(canonical.dumps(summary, indent=1), end="")
-    else:
-        print(f"{args.out}: {puzzle.rows}x{puzzle.cols}, {puzzle.n_colors - 1} colours, planted solution "
-              f"{puzzle.max_score}/{puzzle.max_score}")
+    text = (f"{args.puzzle_out}: {puzzle.rows}x{puzzle.cols}, {puzzle.n_colors - 1} colours, planted solution "
+            f"{puzzle.max_score}/{puzzle.max_score}")
+    emit(summary, as_json=args.json, out=args.out, timing=args.timing, text=text)
+    return 0
+
+
+def _parse(args) -> int:
+    from ..lab.results import emit
+    from .hints import write_hints
+
+    puzzle = open_puzzle(args)
+    hints = open_hints(args, puzzle)
+    write_hints(args.hints_out, hints)
+    summary = {"puzzle": puzzle.name, "format": puzzle.fmt, "rows": puzzle.rows, "cols": puzzle.cols,
+               "pieces": puzzle.n_pieces, "colors": puzzle.n_colors - 1, "max_score": puzzle.max_score,
+               "hints": args.hints, "hinted": len(hints)}
+    text = f"{args.puzzle}: {puzzle.rows}x{puzzle.cols}, {puzzle.n_pieces} pieces, {len(hints)} hints enforced"
+    emit(summary, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0
 
 
@@ -115,7 +119,8 @@ def _score(args) -> int:
 
     puzzle = open_puzzle(args)
     hints = open_hints(args, puzzle)
-    boards = [load_board(args.board, args.name)] if args.name else load_boards(args.board)
+    n = puzzle.n_pieces
+    boards = [load_board(args.board, args.name, n)] if args.name else load_boards(args.board, n)
     rows = []
     for b in boards:
         rec = {"name": b.name, **check_board(puzzle, b, hints, args.board).as_dict()}
@@ -137,7 +142,7 @@ def _show(args) -> int:
 
     puzzle = open_puzzle(args)
     hints = open_hints(args, puzzle)
-    board = load_board(args.board, args.name)
+    board = load_board(args.board, args.name, puzzle.n_pieces)
     check = check_board(puzzle, board, hints, args.board)
     if not (args.png or args.svg or args.text):
         raise InputError("nothing to do: give --png FILE, --svg FILE or --text")

@@ -13,7 +13,7 @@ def palette(n_colors: int) -> np.ndarray:
     """RGB per colour: grey for the border, then well-separated hues (stable for a given count)."""
     import matplotlib
 
-    base = [matplotlib.colormaps["tab20"](k) for k in range(20) if k not in (14, 15)]  # no greys + [matplotlib.colormaps["Set3"](k) for k in range(12)]
+    base = [matplotlib.colormaps["tab20"](k) for k in range(20) if k not in (14, 15)]  # tab20 without its greys
     base += [matplotlib.colormaps["tab20b"](k) for k in range(20)]
     out = np.zeros((max(n_colors, 1), 3))
     out[0] = (0.55, 0.55, 0.55)
@@ -77,6 +77,6 @@ def draw_boards(items: list[tuple[Puzzle, Board, str]], path: str) -> None:
 
     n = max(1, len(items))
     fig, axes = plots.figure(6.0 * n, 6.4, ncols=n, squeeze=False)
-    for ax, (puzzle, board, title) in zip(axes[0], items):
+    for ax, (puzzle, board, title) in zip(axes[0], items, strict=False):
         draw_on(ax, puzzle, board, title)
     plots.save(fig, path)

@@ -50,10 +50,12 @@ def _canonical(sides: np.ndarray) -> np.ndarray:
 def _repair_duplicates(h, v, frame_h, frame_v, n, rng, max_rounds=20000) -> None:
     """Swap edge colours inside a class until no two pieces are equal up to rotation (best effort)."""
     inner_h, inner_v = ~frame_h, ~frame_v
-    classes = {
-        True: [("h", idx) for idx in map(tuple, np.argwhere(frame_h))] + [("v", idx) for idx in map(tuple, np.argwhere(frame_v))],
-        False: [("h", idx) for idx in map(tuple, np.argwhere(inner_h))] + [("v", idx) for idx in map(tuple, np.argwhere(inner_v))],
-    }
+
+    def edges_of(hmask, vmask):
+        return [("h", idx) for idx in map(tuple, np.argwhere(hmask))] + \
+            [("v", idx) for idx in map(tuple, np.argwhere(vmask))]
+
+    classes = {True: edges_of(frame_h, frame_v), False: edges_of(inner_h, inner_v)}
     arrays = {"h": h, "v": v}
     frames = {"h": frame_h, "v": frame_v}
     for _ in range(max_rounds):
@@ -66,7 +68,8 @@ def _repair_duplicates(h, v, frame_h, frame_v, n, rng, max_rounds=20000) -> None
         cell = int(dups[rng.integers(len(dups))])
         r, c = divmod(cell, n)
         touching = [("h", (r, c - 1)), ("h", (r, c)), ("v", (r - 1, c)), ("v", (r, c))]
-        touching = [(k, ij) for k, ij in touching if 0 <= ij[0] < arrays[k].shape[0] and 0 <= ij[1] < arrays[k].shape[1]]
+        touching = [(k, ij) for k, ij in touching
+                    if 0 <= ij[0] < arrays[k].shape[0] and 0 <= ij[1] < arrays[k].shape[1]]
         kind, ij = touching[rng.integers(len(touching))]
         pool = classes[bool(frames[kind][ij])]
         kind2, ij2 = pool[rng.integers(len(pool))]

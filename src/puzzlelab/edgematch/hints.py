@@ -4,7 +4,7 @@ A hint is (row, col, piece, rot) with 0-based row/col from the top-left, 0-based
 and `rot` in the puzzle's rotation convention. A hints file has one hint per line,
 ``ROW COL PIECE ROT`` (row and column from 0, PIECE 1-based as in the puzzle file), ``#`` comments;
 the first hint is the *start* hint, the rest are clues. `--hints none|start|all` picks none, the
-first, or all of them.
+first, or all of them. A file with no hint (comments only) stands for a puzzle without hints.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..lab.errors import InputError
+from ..lab.errors import InputError, quote
+from ..lab.textio import read_text
 from .board import Board
 from .puzzle import Puzzle
 
@@ -79,26 +80,36 @@ def write_hints(path: str | Path, hints: list[Hint]) -> None:
     atomic_write(path, format_hints(hints))
 
 
-def load_hints(path: str | Path) -> list[Hint]:
+def _hint_numbers(tokens: list[str], raw: str, path, line: int) -> tuple[int, int, int, int]:
+    if len(tokens) != 4:
+        raise InputError(f"a hint is 'ROW COL PIECE ROT', this line has {len(tokens)} fields", path, line)
+    try:
+        r, c, p, rot = (int(t) for t in tokens)
+    except ValueError:
+        raise InputError(f"a hint is four integers 'ROW COL PIECE ROT', found {quote(raw.strip())}", path,
+                         line) from None
+    return r, c, p, rot
+
+
+def load_hints(path: str | Path, puzzle: Puzzle | None = None) -> list[Hint]:
+    """The hints of a hints file, in file order (none for a file of comments only).
+
+    Every number is checked at its line: rotation 0..3, piece from 1, and, when the puzzle is given,
+    the cell on its board, the piece among its pieces and its grey sides facing the border."""
     hints = []
-    for number, raw in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+    for number, raw in enumerate(read_text(path, what="hints file").splitlines(), start=1):
         tokens = raw.split("#", 1)[0].split()
         if not tokens:
             continue
-        if len(tokens) != 4:
-            raise InputError(f"a hint is 'ROW COL PIECE ROT', this line has {len(tokens)} fields", path, number)
-        try:
-            r, c, p, rot = (int(t) for t in tokens)
-        except ValueError:
-            raise InputError(f"a hint is four integers 'ROW COL PIECE ROT', found {raw.strip()!r}", path,
-                             number) from None
+        r, c, p, rot = _hint_numbers(tokens, raw, path, number)
         if p < 1:
-            raise InputError(f"piece numbers start at 1, found {p}", path, number)
+            raise InputError(f"piece numbers start at 1, found {_num(p)}", path, number)
         if not 0 <= rot <= 3:
-            raise InputError(f"rotation must be 0..3, found {rot}", path, number)
-        hints.append((number, Hint(r, c, p - 1, rot)))
-    if not hints:
-        raise InputError("no hint in the file", path, None)
+            raise InputError(f"rotation must be 0..3, found {_num(rot)}", path, number)
+        hint = Hint(r, c, p - 1, rot)
+        if puzzle is not None:
+            check_hint_fits(puzzle, hint, path, number)
+        hints.append((number, hint))
     cells, pieces = set(), set()
     for number, h in hints:
         if (h.row, h.col) in cells:
@@ -110,30 +121,42 @@ def load_hints(path: str | Path) -> list[Hint]:
     return [h for _, h in hints]
 
 
+def _num(x: int) -> str:
+    text = str(x)
+    return text if len(text) <= 24 else quote(text)
+
+
+def check_hint_fits(puzzle: Puzzle, h: Hint, path=None, line: int | None = None) -> None:
+    """A hint must name a cell of the board and a piece of the puzzle, its grey sides facing the border."""
+    if not (0 <= h.row < puzzle.rows and 0 <= h.col < puzzle.cols):
+        raise InputError(f"hint cell ({_num(h.row)}, {_num(h.col)}) is outside the {puzzle.rows}x{puzzle.cols} board",
+                         path, line)
+    if not 0 <= h.piece < puzzle.n_pieces:
+        raise InputError(f"hint piece {_num(h.piece + 1)} does not exist (the puzzle has {puzzle.n_pieces})", path,
+                         line)
+    outward = {s for s, out in enumerate((h.row == 0, h.col == puzzle.cols - 1, h.row == puzzle.rows - 1,
+                                          h.col == 0)) if out}
+    if {s for s in range(4) if puzzle.rotated[h.piece, h.rot, s] == 0} != outward:
+        raise InputError(f"hint piece {h.piece + 1} turned {h.rot} does not fit cell ({h.row}, {h.col}): its grey "
+                         "sides must face exactly the border", path, line)
+
+
 def check_hints_fit(puzzle: Puzzle, hints: list[Hint], path=None) -> None:
     """Hints must name cells of the board and pieces of the puzzle."""
     for h in hints:
-        if not (0 <= h.row < puzzle.rows and 0 <= h.col < puzzle.cols):
-            raise InputError(f"hint cell ({h.row}, {h.col}) is outside the {puzzle.rows}x{puzzle.cols} board", path,
-                             None)
-        if not 0 <= h.piece < puzzle.n_pieces:
-            raise InputError(f"hint piece {h.piece + 1} does not exist (the puzzle has {puzzle.n_pieces})", path, None)
-        outward = {s for s, out in enumerate((h.row == 0, h.col == puzzle.cols - 1, h.row == puzzle.rows - 1,
-                                              h.col == 0)) if out}
-        if {s for s in range(4) if puzzle.rotated[h.piece, h.rot, s] == 0} != outward:
-            raise InputError(f"hint piece {h.piece + 1} turned {h.rot} does not fit cell ({h.row}, {h.col}): its grey "
-                             "sides must face exactly the border", path, None)
+        check_hint_fits(puzzle, h, path)
 
 
 def resolve_hints(puzzle: Puzzle, mode: str, hints_file: str | Path | None = None) -> list[Hint]:
     """The hints to enforce: none, the start hint, or all; from the file, else the official set's own."""
     if mode not in HINT_MODES:
-        raise InputError(f"--hints must be one of {', '.join(HINT_MODES)}, not {mode!r}")
+        raise InputError(f"--hints must be one of {', '.join(HINT_MODES)}, not {quote(mode)}")
     if mode == "none":
         return []
     if hints_file is not None:
-        hints = load_hints(hints_file)
-        check_hints_fit(puzzle, hints, hints_file)
+        hints = load_hints(hints_file, puzzle)
+        if not hints:
+            raise InputError(f"--hints {mode}: the hints file holds no hint", hints_file)
     elif is_official(puzzle):
         hints = official_hints()
     else:

@@ -23,12 +23,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..lab.errors import InputError
+from ..lab.errors import InputError, quote
+from ..lab.textio import read_text
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 SIDE_NAMES = ("up", "right", "down", "left")
 FORMATS = ("e2pieces", "brendan")
 MAX_COLOR = 255  # kernels keep colours in one byte
+MAX_PIECES = 4096  # pieces of a puzzle (the searches keep 4 * piece + rotation in 16 bits)
 
 # File order -> internal order (up, right, down, left).
 _E2PIECES_TO_INTERNAL = (2, 3, 0, 1)  # file is bottom, left, top, right
@@ -89,7 +91,7 @@ def _ints(tokens: list[str], path, line: int) -> list[int]:
         try:
             value = int(tok)
         except ValueError:
-            raise InputError(f"expected integers, found {tok!r}", path, line) from None
+            raise InputError(f"expected integers, found {quote(tok)}", path, line) from None
         if value < 0 or value > MAX_COLOR:
             raise InputError(f"colour {value} is out of range 0..{MAX_COLOR}", path, line)
         out.append(value)
@@ -157,7 +159,7 @@ def parse_puzzle(text: str, path="<text>", fmt: str | None = None) -> Puzzle:
     """Read a puzzle from text in either format (auto-detected unless `fmt` is given)."""
     fmt = fmt or detect_format(text, path)
     if fmt not in FORMATS:
-        raise InputError(f"unknown puzzle format {fmt!r} (expected one of {', '.join(FORMATS)})")
+        raise InputError(f"unknown puzzle format {quote(fmt)} (expected one of {', '.join(FORMATS)})")
     lines = _content_lines(text)
     if not lines:
         raise InputError("empty puzzle file", path, 1)
@@ -168,9 +170,9 @@ def parse_puzzle(text: str, path="<text>", fmt: str | None = None) -> Puzzle:
         try:
             cols, rows = (int(t) for t in tokens)
         except ValueError:
-            raise InputError(f"expected the header 'W H' with two integers, found {' '.join(tokens)!r}", path,
+            raise InputError(f"expected the header 'W H' with two integers, found {quote(' '.join(tokens))}", path,
                              number) from None
-        if rows < 1 or cols < 1 or rows * cols > 4096:
+        if rows < 1 or cols < 1 or rows * cols > MAX_PIECES:
             raise InputError(f"board size {cols}x{rows} is out of range", path, number)
         body = lines[1:]
         order = (0, 1, 2, 3)
@@ -178,6 +180,8 @@ def parse_puzzle(text: str, path="<text>", fmt: str | None = None) -> Puzzle:
         body = lines
         rows = cols = 0
         order = _E2PIECES_TO_INTERNAL
+    if len(body) > MAX_PIECES:
+        raise InputError(f"more than {MAX_PIECES} pieces", path, body[MAX_PIECES][0])
     edges = np.zeros((len(body), 4), dtype=np.int32)
     for i, (number, tokens) in enumerate(body):
         if len(tokens) != 4:
@@ -196,12 +200,7 @@ def parse_puzzle(text: str, path="<text>", fmt: str | None = None) -> Puzzle:
 
 def load_puzzle(path: str | Path, fmt: str | None = None) -> Puzzle:
     """Load a puzzle file (e2pieces or Brendan's format, auto-detected unless `fmt` is given)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise InputError("not a text file", path, None) from None
-    return parse_puzzle(text, str(path), fmt)
+    return parse_puzzle(read_text(path, what="puzzle file"), str(path), fmt)
 
 
 def format_brendan(puzzle: Puzzle) -> str:

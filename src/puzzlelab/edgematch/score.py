@@ -10,15 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
 from ..lab.errors import InputError
+from ..lab.jit import kernel
 from .board import Board
 from .hints import Hint
 from .puzzle import Puzzle
 
 
-@njit(cache=True)
+@kernel
 def score_kernel(piece, rot, rotated):
     """Matched inner edges of a board given as (R, C) piece (-1 empty) and rot arrays."""
     rows, cols = piece.shape

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 from .errors import InputError, one_line
 
@@ -89,7 +89,8 @@ def add_report_command(sub, tables: dict[str, str], handler: Callable, svg: bool
     return p
 
 
-def add_output_args(parser: argparse.ArgumentParser, out_help: str = "write the reproducible result (canonical JSON) here") -> None:
+def add_output_args(parser: argparse.ArgumentParser,
+                    out_help: str = "write the reproducible result (canonical JSON) here") -> None:
     """--json / --out / --timing, understood by `lab.results.emit`."""
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument("--out", metavar="FILE", help=out_help)

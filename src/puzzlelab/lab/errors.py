@@ -45,7 +45,7 @@ class InputError(Exception):
             return f"{self.path}: {self.message}"
         return f"{self.path}:{self.line}: {self.message}"
 
-    def at(self, path: str | PathLike, line: int | None = None) -> "InputError":
+    def at(self, path: str | PathLike, line: int | None = None) -> InputError:
         """The same error, located in a file (keeps an existing location)."""
         if self.path is None:
             self.path = str(path)

@@ -68,3 +68,53 @@ def write_rows(rows: list[Row], csv_path: str | Path) -> None:
     """Write an experiment's scorecard rows (CSV, the columns of COLUMNS in that order)."""
     df = pd.DataFrame([asdict(r) for r in rows], columns=COLUMNS)
     write_table(df, csv_path)
+
+
+def read_rows(paths: list[str | Path]) -> pd.DataFrame:
+    """All experiments' rows, in seed order (each experiment's own order kept)."""
+    frames = []
+    for p in paths:
+        df = pd.read_csv(p, keep_default_na=False, dtype=str)
+        missing = [c for c in COLUMNS if c not in df.columns]
+        if missing:
+            raise ValueError(f"{p}: scorecard rows lack columns {missing}")
+        frames.append(df[COLUMNS])
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=COLUMNS)
+    return df.sort_values("seed", kind="stable").reset_index(drop=True)
+
+
+def to_html(df: pd.DataFrame, fragment: bool = False) -> str:
+    """The Scorecard page (or, with `fragment`, just its table for the report's landing page)."""
+    import html
+
+    from .tables import STYLE
+
+    def link(path: str) -> str:
+        if not path:
+            return ""
+        from urllib.parse import quote as urlquote
+
+        name = html.escape(Path(path).parent.name + " › " + Path(path).stem.replace("_", " "))
+        return f"<a href=\"javascript:app.showResultInfo('{urlquote(path, safe='')}')\">{name}</a>"
+
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in ["seed", "figure", "article", "ours", "peer beside us",
+                                                           "verdict", "from"])
+    body = []
+    for r in df.itertuples(index=False):
+        cls = html.escape(r.verdict.replace(" ", "-"))
+        cells = [f"{html.escape(r.seed)} — {html.escape(SEEDS.get(r.seed, ''))}", html.escape(r.figure),
+                 html.escape(r.article), html.escape(r.ours), html.escape(r.peer),
+                 f"<span class=\"{cls}\">{html.escape(r.verdict)}</span>", link(r.link)]
+        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    counts = df["verdict"].value_counts()
+    summary = ", ".join(f"{int(counts.get(v, 0))} {v}" for v in VERDICTS)
+    table = f"<table><thead><tr>{head}</tr></thead><tbody>" + "".join(body) + "</tbody></table>"
+    if fragment:
+        return f"<p>{len(df)} headline figures: {summary}.</p>\n{table}\n"
+    return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Scorecard</title>" + STYLE +
+            "<style>.reproduced{color:#1a7f37}.beaten{color:#0550ae;font-weight:600}.missed{color:#cf222e}"
+            ".not-run-here{color:#6e7781}</style></head><body><h3>Scorecard</h3>"
+            f"<p class=\"note\">Every headline figure of the five seed articles, the article's value beside ours "
+            f"(generated from this run's results): {summary}.</p>"
+            f"<div class=\"wrap\"><table><thead><tr>{head}</tr></thead><tbody>" + "".join(body) +
+            "</tbody></table></div></body></html>\n")

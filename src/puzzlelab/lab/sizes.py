@@ -6,7 +6,7 @@ import re
 import resource
 import sys
 
-from .errors import InputError
+from .errors import InputError, quote
 
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*$", re.IGNORECASE)
@@ -18,7 +18,8 @@ def parse_size(text: str | int) -> int:
         return text
     m = _SIZE.match(str(text))
     if not m:
-        raise InputError(f"cannot read size {text!r}: expected a number with an optional unit K, M, G or T (e.g. 512M, 2G)")
+        raise InputError(f"cannot read size {quote(str(text))}: expected a number with an optional unit "
+                         "K, M, G or T (e.g. 512M, 2G)")
     return int(float(m.group(1)) * _UNITS[m.group(2).upper()])
 
 

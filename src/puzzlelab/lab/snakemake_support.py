@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence, TypeVar
-
-from .atomic import atomic_write
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -31,14 +31,6 @@ def resource_for(config: dict, rule_name: str, key: str):
     return table.get("default", {})[key]
 
 
-def write_if_changed(path: str | Path, text: str) -> None:
-    """Write a small file only when its content differs (keeps mtimes stable)."""
-    p = Path(path)
-    if p.exists() and p.read_text(encoding="utf-8") == text:
-        return
-    atomic_write(p, text)
-
-
 def determinism_resource(config: dict, producers: Sequence[str], key: str) -> int:
     """threads / mem_mb / runtime of a determinism job that re-runs one job of each rule in `producers`.
 
@@ -52,3 +44,41 @@ def determinism_resource(config: dict, producers: Sequence[str], key: str) -> in
     if not needs:
         return own
     return max(own, max(needs) if key == "threads" else sum(needs))
+
+
+EFFECTIVE_CONFIG = Path("results/.config/effective.json")
+
+
+def report_path(argv: Sequence[str]) -> Path | None:
+    """The file `snakemake --report FILE` (or `--report=FILE`) will write, or None."""
+    for i, a in enumerate(argv):
+        if a.startswith("--report="):
+            return Path(a.split("=", 1)[1])
+        if a == "--report" and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+            return Path(argv[i + 1])
+    return None
+
+
+def prepare_report_folder(argv: Sequence[str]) -> None:
+    """`snakemake --report reports/report.html` writes into reports/: make the folder (only then)."""
+    target = report_path(argv)
+    if target is not None and target.suffix in (".html", ".zip"):
+        target.parent.mkdir(parents=True, exist_ok=True)
+
+
+def report_of_last_run(argv: Sequence[str], files: Sequence[str], overrides: dict) -> bool:
+    """Is this `snakemake --report` with no config of its own, after a run that recorded its config?"""
+    report = any(a == "--report" or a.startswith("--report=") for a in argv)
+    return report and len(files) <= 1 and not overrides and EFFECTIVE_CONFIG.is_file()
+
+
+def last_run_config() -> dict:
+    """The configuration the last run on disk used (results/.config/effective.json)."""
+    return json.loads(EFFECTIVE_CONFIG.read_text(encoding="utf-8"))
+
+
+def json_param(obj) -> str:
+    """JSON for a rule's params: `<`, `>` and `&` as \\u escapes, so that the text cannot end the
+    <script> element in which Snakemake's report embeds a rule's params (same value once decoded)."""
+    text = json.dumps(obj, sort_keys=True, ensure_ascii=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")

@@ -1,7 +1,8 @@
 """Towers of Hanoi with four pegs `hanoi4:N`: all N discs start on peg A; the goal is peg D.
 
 A state gives the peg (0-3) of each disc, smallest disc first, four discs to a byte (2 bits each).
-Every state is reachable (4^N of them). The start-to-goal distance is the Frame-Stewart number,
+Every state is reachable (4^N of them), so read as integers the states are exactly 0 .. 4^N - 1.
+Moves are named `A>B` (the top disc of peg A onto peg B). The start-to-goal distance is the Frame-Stewart number,
 OEIS A007664 (proved optimal by Bousch, 2014).
 """
 
@@ -10,43 +11,60 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.errors import InputError, quote
+from puzzlelab.lab.jit import kernel
 
-from ..domain import Domain, parse_int
+from ..domain import NO_MOVE, Domain, parse_int
 
 PEGS = "ABCD"
+INVERSE = np.array([4 * (m % 4) + m // 4 for m in range(16)], dtype=np.uint8)  # a>b is undone by b>a
+_NO_PARENTS = np.empty(0, dtype=np.int64)
 
 
-@njit(cache=True)
-def _expand(states, ndisc):
+@kernel
+def expand_moves_kernel(states, came_by, ndisc, out, moves, parent):
+    """Every legal move of every state, except moving again the disc that came_by[i] moved (that child
+    is a neighbour of the state's parent, never deeper than the state); returns the children written.
+
+    parent[j] receives the row of child j's parent when `parent` is not empty."""
     n = states.shape[0]
     width = states.shape[1]
-    children = np.empty((n * 6, width), dtype=np.uint8)
-    parent = np.empty(n * 6, dtype=np.int64)
-    move = np.empty(n * 6, dtype=np.uint8)
-    top = np.empty(4, dtype=np.int64)
     m = 0
     for i in range(n):
-        for p in range(4):
-            top[p] = ndisc  # empty peg
+        t0 = ndisc  # top disc of each peg (ndisc: empty)
+        t1 = ndisc
+        t2 = ndisc
+        t3 = ndisc
         for d in range(ndisc - 1, -1, -1):
             p = (states[i, d >> 2] >> (2 * (d & 3))) & 3
-            top[p] = d
+            if p == 0:
+                t0 = d
+            elif p == 1:
+                t1 = d
+            elif p == 2:
+                t2 = d
+            else:
+                t3 = d
+        moved_to = came_by[i] & 3 if came_by[i] != NO_MOVE else 4
         for a in range(4):
-            d = top[a]
+            if a == moved_to:
+                continue
+            d = t0 if a == 0 else t1 if a == 1 else t2 if a == 2 else t3
             if d == ndisc:
                 continue
             for b in range(4):
-                if b == a or top[b] < d:
+                top_b = t0 if b == 0 else t1 if b == 1 else t2 if b == 2 else t3
+                if b == a or top_b < d:
                     continue
                 for j in range(width):
-                    children[m, j] = states[i, j]
+                    out[m, j] = states[i, j]
                 shift = 2 * (d & 3)
-                children[m, d >> 2] = (children[m, d >> 2] & ~np.uint8(3 << shift)) | np.uint8(b << shift)
-                parent[m] = i
-                move[m] = 4 * a + b
+                out[m, d >> 2] = (out[m, d >> 2] & ~np.uint8(3 << shift)) | np.uint8(b << shift)
+                moves[m] = 4 * a + b
+                if parent.shape[0] > 0:
+                    parent[m] = i
                 m += 1
-    return children[:m], parent[:m], move[:m]
+    return m
 
 
 @njit(cache=True)
@@ -67,6 +85,9 @@ class Hanoi4(Domain):
     """Four-peg Towers of Hanoi with N discs."""
 
     max_children = 6
+    reversible = True  # a disc goes back where it came from; odd cycles exist (three pegs), not bipartite
+    inverse_moves = INVERSE
+    codec = "gap-zstd"  # 2 bits a disc: every integer below 4^N is a state, so sorted sets are dense
 
     def __init__(self, n: int):
         self.n = n
@@ -82,8 +103,17 @@ class Hanoi4(Domain):
             row[d >> 2] |= p << (2 * (d & 3))
         return row
 
+    def expand_moves(self, states, came_by, out, moves) -> int:
+        return expand_moves_kernel(states, came_by, self.n, out, moves, _NO_PARENTS)
+
     def expand(self, states):
-        return _expand(states, self.n)
+        states = np.ascontiguousarray(states, dtype=np.uint8)
+        n = states.shape[0]
+        out = np.empty((6 * n, self.width), dtype=np.uint8)
+        moves = np.empty(6 * n, dtype=np.uint8)
+        parent = np.empty(6 * n, dtype=np.int64)
+        m = expand_moves_kernel(states, np.full(n, NO_MOVE, dtype=np.uint8), self.n, out, moves, parent)
+        return out[:m], parent[:m], moves[:m]
 
     def is_goal(self, states):
         return _all_on_last_peg(states, self.goal)
@@ -95,7 +125,7 @@ class Hanoi4(Domain):
     def parse_state(self, text: str) -> np.ndarray:
         t = text.strip().upper()
         if len(t) != self.n or any(c not in PEGS for c in t):
-            raise InputError(f"cannot read {self.name} state {text!r}: expected {self.n} peg letters A-D, "
+            raise InputError(f"cannot read {self.name} state {quote(text)}: expected {self.n} peg letters A-D, "
                              "the smallest disc first")
         return self.pack([PEGS.index(c) for c in t])
 

@@ -1,0 +1,354 @@
+"""Tables and figures of the meet-in-the-middle experiments, from the result files of their jobs."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+
+from ...lab import canonical
+from ...lab.errors import InputError
+from ...lab.plots import figure, save
+from ...lab.sizes import parse_size
+from ...lab.tables import write_table
+
+# A job's label is its id (rules/mitm.smk): <instance>/planted_r<rows> or <instance>/beam[_s<seed>]_r<rows>[_w<width>].
+JOB = re.compile(r"^(?P<instance>[^/]+)/(?P<source>planted|beam)(?:_s(?P<seed>\d+))?_r(?P<rows>\d+)"
+                 r"(?:_w(?P<width>\d+))?$")
+ARTICLE_GROWTH = 20  # partials per half per extra mismatch, as the article measured on its 10x10 testbed
+MIB = 1 << 20
+
+
+def parse_job(label: str) -> dict:
+    """The fields of a job id (instance, source, seed, rows, width)."""
+    m = JOB.match(label)
+    if not m:
+        return {"instance": label, "source": "", "seed": None, "rows": None, "width": None}
+    d = m.groupdict()
+    return {"instance": d["instance"], "source": d["source"], "seed": None if d["seed"] is None else int(d["seed"]),
+            "rows": int(d["rows"]), "width": None if d["width"] is None else int(d["width"])}
+
+
+def load(runs: list[str], timings: list[str]) -> list[dict]:
+    """One record per job: the result, its timings merged back in, and the job's fields."""
+    if timings and len(timings) != len(runs):
+        raise InputError(f"{len(runs)} result files but {len(timings)} timing files")
+    out = []
+    for k, path in enumerate(runs):
+        res = canonical.read_json(path)
+        if "rounds" not in res or "label" not in res:
+            raise InputError("not a result of `puzzlelab edgematch mitm`", path, None)
+        tim = canonical.read_json(timings[k]) if timings else {}
+        for r, t in zip(res["rounds"], tim.get("rounds", [{}] * len(res["rounds"])), strict=False):
+            r.update({key: t.get(key) for key in ("time_s", "cpu_time_s", "peak_rss_bytes")})
+        res["time_s"], res["cpu_time_s"] = tim.get("time_s"), tim.get("cpu_time_s")
+        res["job"] = parse_job(res["label"])
+        out.append(res)
+    return out
+
+
+def independent(res: dict, half: str) -> list[tuple[int, int]]:
+    """(budget, partials) of the rounds where `half` was enumerated on its own bounds alone.
+
+    In a ratchet round the second half is pruned against the first half's table (and skipped when
+    that table is empty), so only the first half's count, and every count of a sweep round, measure
+    how a half grows with the budget.
+    """
+    pts = []
+    for r in res["rounds"]:
+        if r["status"] in ("bound", "memory", "nodes"):
+            continue
+        alone = r["phase"] == "sweep" or r.get("first") in (None, half)
+        p = r.get(f"{half}_partials")
+        if alone and p:
+            pts.append((r["budget"], p))
+    return pts
+
+
+def growth(points: list[tuple[int, int]]) -> float | None:
+    """Geometric mean of partials(b + 1) / partials(b) over consecutive budgets."""
+    ratios = [b2[1] / b1[1] for b1, b2 in zip(points, points[1:], strict=False) if b2[0] == b1[0] + 1 and b1[1] > 0]
+    if not ratios:
+        return None
+    return float(math.exp(sum(math.log(x) for x in ratios) / len(ratios)))
+
+
+def _mib(x) -> float | None:
+    return None if x is None else x / MIB
+
+
+def _peak(res: dict) -> float | None:
+    peaks = [r["peak_rss_bytes"] for r in res["rounds"] if r.get("peak_rss_bytes")]
+    return _mib(max(peaks)) if peaks else None
+
+
+def _geo(values: list[float]) -> float | None:
+    values = [v for v in values if v]
+    return float(math.exp(sum(math.log(v) for v in values) / len(values))) if values else None
+
+
+def rounds_table(records: list[dict]) -> pd.DataFrame:
+    rows = []
+    for res in records:
+        j = res["job"]
+        for r in res["rounds"]:
+            rows.append({
+                "job": res["label"], "instance": j["instance"], "source": j["source"], "rows": j["rows"],
+                "width": res["band"]["cols"][1] - res["band"]["cols"][0], "budget": r["budget"],
+                "phase": r["phase"], "status": r["status"], "first": r.get("first") or "",
+                "upper partials": r["upper_partials"], "lower partials": r["lower_partials"],
+                "upper entries": r["upper_entries"], "lower entries": r["lower_entries"],
+                "upper nodes": r["upper_nodes"], "lower nodes": r["lower_nodes"], "race nodes": r.get("race_nodes"),
+                "pruned": r["pruned"], "join candidates": r["join_candidates"], "joins": r["joins"],
+                "table MiB": _mib(r["table_bytes"]), "time s": r.get("time_s"), "cpu s": r.get("cpu_time_s"),
+                "peak RSS MiB": _mib(r.get("peak_rss_bytes")),
+            })
+    return pd.DataFrame(rows)
+
+
+def _common(res: dict) -> dict:
+    return {"pieces": res["pieces"], "before": res["before"], "optimum": res["mismatches"] if res["proven"] else None,
+            "best found": res["mismatches"], "proven": "yes" if res["proven"] else "no",
+            "lower bound": res["lower_bound"], "relaxed bound": res["relaxed_bound"],
+            "stopped by": res["stopped_by"] or "", "rounds": len(res["rounds"]), "nodes": res["nodes"],
+            "table MiB": _mib(max(r["table_bytes"] for r in res["rounds"])) if res["rounds"] else None,
+            "time s": res.get("time_s"), "cpu s": res.get("cpu_time_s"), "peak RSS MiB": _peak(res)}
+
+
+def bench(records: list[dict]) -> tuple[pd.DataFrame, str]:
+    rows = []
+    for res in records:
+        j = res["job"]
+        gu, gl = growth(independent(res, "upper")), growth(independent(res, "lower"))
+        rows.append({"instance": j["instance"], "source": j["source"], "rows": j["rows"], **_common(res),
+                     "growth upper": gu, "growth lower": gl,
+                     "max partials": max([max(r["upper_partials"] or 0, r["lower_partials"] or 0)
+                                          for r in res["rounds"]] or [0])})
+    df = pd.DataFrame(rows)
+    parts = []
+    for rows_ in sorted(df["rows"].dropna().unique()) if len(df) else []:
+        sub = df[df["rows"] == rows_]
+        gu, gl = _geo(list(sub["growth upper"].dropna())), _geo(list(sub["growth lower"].dropna()))
+        proven = int((sub["proven"] == "yes").sum())
+        parts.append(f"{int(rows_)}-row bands: {proven}/{len(sub)} proven, growth per extra mismatch "
+                     f"upper x{gu:.3g}, lower x{gl:.3g}" if gu and gl else
+                     f"{int(rows_)}-row bands: {proven}/{len(sub)} proven")
+    note = "; ".join(parts) + f". The article measured about x{ARTICLE_GROWTH} per side."
+    return df, note
+
+
+def vs_beam(records: list[dict]) -> tuple[pd.DataFrame, str]:
+    rows = []
+    for res in records:
+        j = res["job"]
+        before, best, low = res["before"], res["mismatches"], res["lower_bound"]
+        rows.append({"instance": j["instance"], "beam seed": j["seed"], "rows": j["rows"],
+                     "beam score": res["score"] - (before - best), "score after": res["score"],
+                     **_common(res),
+                     "left behind": before - best if res["proven"] else None,
+                     "left behind (at least)": before - best, "left behind (at most)": before - low})
+    df = pd.DataFrame(rows)
+    done = df[df["proven"] == "yes"] if len(df) else df
+    note = (f"{len(done)}/{len(df)} bands proven; the beam left behind "
+            f"{', '.join(str(int(x)) for x in done['left behind'])} edges on the proven ones."
+            if len(done) else f"0/{len(df)} bands proven within the limits.")
+    return df, note
+
+
+def wall(records: list[dict]) -> tuple[pd.DataFrame, str]:
+    rows = []
+    for res in records:
+        j = res["job"]
+        width = res["band"]["cols"][1] - res["band"]["cols"][0]
+        rows.append({"instance": j["instance"], "rows": j["rows"], "width": width, "cells": j["rows"] * width,
+                     **_common(res), "last budget": res["rounds"][-1]["budget"] if res["rounds"] else None,
+                     "max partials": max([max(r["upper_partials"] or 0, r["lower_partials"] or 0)
+                                          for r in res["rounds"]] or [0])})
+    df = pd.DataFrame(rows).sort_values(["instance", "rows", "width"], kind="stable") if rows else pd.DataFrame()
+    parts = []
+    for inst in sorted(df["instance"].unique()) if len(df) else []:
+        sub = df[df["instance"] == inst]
+        ok = sub[sub["proven"] == "yes"]
+        biggest = ok.sort_values(["cells", "rows"], kind="stable").iloc[-1] if len(ok) else None
+        mem = sub[sub["stopped by"] == "memory"].sort_values(["cells", "rows"], kind="stable")
+        nodes = sub[sub["stopped by"] == "nodes"].sort_values(["cells", "rows"], kind="stable")
+        text = f"{inst}: largest band proven "
+        text += f"{int(biggest['rows'])}x{int(biggest['width'])}" if biggest is not None else "none"
+        if len(mem):
+            text += f", memory first stops {int(mem.iloc[0]['rows'])}x{int(mem.iloc[0]['width'])}"
+        if len(nodes):
+            text += f", the node limit (time) first stops {int(nodes.iloc[0]['rows'])}x{int(nodes.iloc[0]['width'])}"
+        parts.append(text)
+    return df, "; ".join(parts) + "."
+
+
+# --- figures -----------------------------------------------------------------------------------
+
+def _colours(n: int):
+    import matplotlib
+
+    cmap = matplotlib.colormaps["tab10"]
+    return [cmap(k % 10) for k in range(max(n, 1))]
+
+
+def figure_growth(records: list[dict], path: str, title: str) -> None:
+    """Partials per half against the budget, one panel per band height, the article's x20 slope beside."""
+    heights = sorted({r["job"]["rows"] for r in records if r["job"]["rows"]}) or [None]
+    fig, axes = figure(width=4.2 * len(heights), height=4.0, ncols=len(heights), squeeze=False)
+    labels = sorted({(r["job"]["instance"], r["job"]["source"]) for r in records})
+    colour = dict(zip(labels, _colours(len(labels)), strict=False))
+    for ax, h in zip(axes[0], heights, strict=False):
+        drawn = False
+        for res in records:
+            if res["job"]["rows"] != h:
+                continue
+            c = colour[(res["job"]["instance"], res["job"]["source"])]
+            for half, style in (("upper", "-"), ("lower", "--")):
+                pts = independent(res, half)
+                if pts:
+                    ax.plot(*zip(*pts, strict=False), style, marker="o" if half == "upper" else "s", ms=3, color=c,
+                            label=f"{res['job']['instance']} {res['job']['source']} {half}")
+                    drawn = True
+        if drawn:
+            lo, hi = ax.get_xlim()
+            ys = [p for res in records if res["job"]["rows"] == h for half in ("upper", "lower")
+                  for _, p in independent(res, half)]
+            y0 = min(ys)
+            b0 = min(b for res in records if res["job"]["rows"] == h for half in ("upper", "lower")
+                     for b, _ in independent(res, half))
+            xs = np.linspace(b0, hi, 20)
+            ax.plot(xs, y0 * ARTICLE_GROWTH ** (xs - b0), ":", color="grey", label=f"x{ARTICLE_GROWTH} per mismatch")
+            ax.set_yscale("log")
+        ax.set_title(f"{h}-row bands" if h else "bands")
+        ax.set_xlabel("mismatch budget b")
+        ax.set_ylabel("partials in the half's table")
+    handles, names = axes[0][0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, names, loc="lower center", ncol=3, fontsize=7, bbox_to_anchor=(0.5, -0.12))
+    fig.suptitle(title)
+    save(fig, path)
+
+
+def figure_memory(records: list[dict], path: str, limit: int | None, title: str) -> None:
+    """Table memory (counted, deterministic) and peak RSS (measured) per round."""
+    fig, ax = figure()
+    labels = sorted({r["label"] for r in records})
+    colour = dict(zip(labels, _colours(len(labels)), strict=False))
+    for res in records:
+        pts = [(r["budget"], r["table_bytes"] / MIB) for r in res["rounds"] if r["status"] != "bound"]
+        if pts:
+            ax.plot(*zip(*pts, strict=False), "-o", ms=3, color=colour[res["label"]], label=res["label"])
+        rss = [(r["budget"], r["peak_rss_bytes"] / MIB) for r in res["rounds"]
+               if r["status"] != "bound" and r.get("peak_rss_bytes")]
+        if rss:
+            ax.plot(*zip(*rss, strict=False), ":", color=colour[res["label"]])
+    if limit:
+        ax.axhline(limit / MIB, color="red", lw=1, label="memory limit")
+    ax.set_yscale("log")
+    ax.set_xlabel("mismatch budget b")
+    ax.set_ylabel("MiB (solid: tables as counted; dotted: peak RSS)")
+    ax.set_title(title)
+    if labels:
+        ax.legend(fontsize=6, ncol=2)
+    save(fig, path)
+
+
+def figure_vs_beam(df: pd.DataFrame, path: str) -> None:
+    fig, ax = figure()
+    if len(df):
+        x = np.arange(len(df))
+        names = [f"{r['instance']} s{r['beam seed']}" for _, r in df.iterrows()]
+        ax.bar(x - 0.2, df["before"], width=0.4, label="beam's band", color="#999999")
+        best = df["best found"].to_numpy(float)
+        low = df["lower bound"].to_numpy(float)
+        ax.bar(x + 0.2, best, width=0.4, label="exact optimum (or best found)", color="#1f77b4")
+        open_ = df["proven"] != "yes"
+        if open_.any():
+            ax.bar((x + 0.2)[open_], low[open_], width=0.4, color="none", edgecolor="black", hatch="//",
+                   label="lower bound reached (not proven)")
+        ax.set_xticks(x, names, rotation=30, ha="right")
+    ax.set_ylabel("mismatches in the bottom band (and its seam)")
+    ax.set_title("Bottom band of beam boards: what the beam placed vs the exact optimum")
+    ax.legend(fontsize=8)
+    save(fig, path)
+
+
+def figure_wall(df: pd.DataFrame, path: str) -> None:
+    fig, ax = figure()
+    if len(df):
+        heights = sorted(df["rows"].unique())
+        widths = sorted(df["width"].unique())
+        status = {"yes": 0, "memory": 1, "nodes": 2}
+        grid = np.full((len(heights), len(widths)), np.nan)
+        for _, r in df.iterrows():
+            s = 0 if r["proven"] == "yes" else status.get(r["stopped by"], 2)
+            grid[heights.index(r["rows"]), widths.index(r["width"])] = s
+            text = (f"{int(r['best found'])}" if r["proven"] == "yes" else f">={int(r['lower bound'])}") + \
+                f"\n{r['table MiB']:.0f} MiB"
+            ax.text(widths.index(r["width"]), heights.index(r["rows"]), text, ha="center", va="center", fontsize=7)
+        from matplotlib.colors import ListedColormap
+
+        ax.imshow(grid, cmap=ListedColormap(["#b7e1b0", "#f4a3a3", "#f6d18b"]), vmin=-0.5, vmax=2.5,
+                  origin="lower", aspect="auto")
+        ax.set_xticks(range(len(widths)), [str(w) for w in widths])
+        ax.set_yticks(range(len(heights)), [str(h) for h in heights])
+    ax.grid(False)
+    ax.set_xlabel("band width (columns)")
+    ax.set_ylabel("band rows")
+    ax.set_title("Proven (green), stopped by memory (red) or by the node limit (amber)")
+    save(fig, path)
+
+
+def figure_wall_memory(df: pd.DataFrame, path: str, limit: int | None) -> None:
+    fig, ax = figure()
+    marks = {"": ("o", "#2ca02c", "proven"), "memory": ("x", "#d62728", "memory"),
+             "nodes": ("^", "#ff7f0e", "node limit"), "max-budget": ("s", "#7f7f7f", "max budget")}
+    for key, (m, c, name) in marks.items():
+        sub = df[df["stopped by"] == key] if len(df) else df
+        if len(sub):
+            ax.scatter(sub["cells"], sub["table MiB"], marker=m, color=c, label=name)
+    if limit:
+        ax.axhline(limit / MIB, color="red", lw=1, label="memory limit")
+    ax.set_yscale("log")
+    ax.set_xlabel("band cells (rows x width)")
+    ax.set_ylabel("largest table of the run, MiB (as counted)")
+    ax.set_title("Where memory becomes the wall")
+    ax.legend(fontsize=8)
+    save(fig, path)
+
+
+def report(args) -> None:
+    """`edgematch report mitm_*`: summary table and figure, per-round table and memory figure."""
+    for option, path in (("--svg", args.svg), ("--rounds-csv", args.rounds_csv), ("--rounds-html", args.rounds_html),
+                         ("--memory-svg", args.memory_svg)):
+        if not path:
+            raise InputError(f"report {args.table} needs {option} FILE")
+    for option, path in (("--svg", args.svg), ("--memory-svg", args.memory_svg)):
+        if not str(path).lower().endswith(".svg"):
+            raise InputError(f"{option} {path}: the figures are SVG files (name ending in .svg)")
+    records = load(args.runs, args.timings)
+    limit = parse_size(args.memory_budget) if args.memory_budget else None
+    rounds = rounds_table(records)
+    experiment = args.table
+    title = {"mitm_bench": "10x10 testbed", "mitm_vs_beam": "16x16 beam boards", "mitm_wall": "bands up to the wall"}
+    if experiment == "mitm_bench":
+        df, note = bench(records)
+        figure_growth(records, args.svg, "Partials per half against the mismatch budget")
+    elif experiment == "mitm_vs_beam":
+        df, note = vs_beam(records)
+        figure_vs_beam(df, args.svg)
+    else:
+        df, note = wall(records)
+        figure_wall(df, args.svg)
+    write_table(df, args.csv, args.html, title=f"{experiment}: {title[experiment]}", note=note)
+    write_table(rounds, args.rounds_csv, args.rounds_html, title=f"{experiment}: round by round",
+                note="One row per budget b of each job (volatile columns: time, cpu, peak RSS).")
+    if experiment == "mitm_wall":
+        figure_wall_memory(df, args.memory_svg, limit)
+    else:
+        figure_memory(records, args.memory_svg, limit, f"Memory per budget: {title[experiment]}")
+
+
+__all__ = ["report", "parse_job", "load", "growth", "independent", "bench", "vs_beam", "wall", "rounds_table"]

@@ -1,0 +1,279 @@
+"""Tables and figures of the beam-search experiments, from the sweep results of the pipeline.
+
+Each run file is a `puzzlelab edgematch sweep --out` JSON (boards included); its timing file holds
+the wall/CPU seconds. Everything written here is deterministic except the time columns, which are
+measurements (the tables are report outputs, not hashed artifacts).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+
+from ...lab import canonical, plots
+from ...lab.errors import InputError
+from ...lab.tables import write_table
+from ..board import board_from_json
+from ..score import mismatch_cells
+
+# The article's figures (Spanish seed 001), row order, matched edges out of 480, one core.
+ARTICLE_WIDTH = {
+    2048: "about 449; 1.8 s", 4096: "450 to 453; 2.3 s (32 seeds elsewhere: 446/450/452)",
+    8192: "452 to 453; 4.8 s", 16384: "452 to 455; 10.4 s (32 seeds: 451/453/455)",
+    32768: "451/453/455 (32 seeds)", 65536: "454/454.5/455 (4 runs)",
+}
+
+
+def load_runs(run_files: list[str], timing_files: list[str]) -> pd.DataFrame:
+    """One row per (run file, seed) with the search parameters, score, depth, nodes and times.
+
+    `timing_files[k]` (the sweep's --timing file) belongs to `run_files[k]`; its runs are in the
+    same order as the run file's.
+    """
+    if timing_files and len(timing_files) != len(run_files):
+        raise InputError(f"{len(run_files)} result files but {len(timing_files)} timing files")
+    rows = []
+    for k, f in enumerate(run_files):
+        obj = canonical.read_json(f)
+        if not isinstance(obj, dict) or "runs" not in obj:
+            raise InputError("not a result of `puzzlelab edgematch sweep`", f, None)
+        tim = canonical.read_json(timing_files[k]).get("runs", []) if timing_files else []
+        for j, r in enumerate(obj["runs"]):
+            row = {key: v for key, v in r.items() if key != "board"}
+            row["instance"] = obj.get("label") or obj["puzzle"]
+            row["puzzle"] = obj["puzzle"]
+            row["file"] = f
+            row["board"] = r["board"]
+            t = tim[j] if j < len(tim) else {}
+            row["time_s"] = t.get("time_s", np.nan)
+            row["cpu_time_s"] = t.get("cpu_time_s", np.nan)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _stats(g: pd.DataFrame) -> pd.Series:
+    return pd.Series({
+        "seeds": len(g), "min": int(g["score"].min()), "median": float(g["score"].median()),
+        "max": int(g["score"].max()), "max_score": int(g["max_score"].iloc[0]),
+        "median time per board (s, wall)": float(g["time_s"].median()),
+        "median time per board (s, CPU)": float(g["cpu_time_s"].median()),
+        "median nodes": float(g["nodes"].median()),
+    })
+
+
+def _key(board: dict, rows: int | None = None) -> bytes:
+    cells = board["cells"] if rows is None else board["cells"][: rows * board["cols"]]
+    return json.dumps(cells).encode()
+
+
+def best_boards(df: pd.DataFrame, puzzles: dict, path: str | None) -> None:
+    """One picture with the best board (first best seed) of every instance."""
+    if not path:
+        return
+    from ..draw import draw_boards
+
+    items = []
+    for inst, g in df.groupby("instance", sort=True):
+        g = g.sort_values(["score", "seed"], ascending=[False, True], kind="mergesort")
+        best = g.iloc[0]
+        what = {k: best[k] for k in ("algo", "width", "order", "dedup", "seed") if k in best and pd.notna(best[k])}
+        title = f"{inst}: {best['score']}/{best['max_score']}\n" + ", ".join(f"{k} {v}" for k, v in what.items())
+        items.append((puzzles[best["puzzle"]], board_from_json(best["board"]), title))
+    draw_boards(items, path)
+
+
+def width_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
+    tab = df.groupby(["instance", "width"], sort=True).apply(_stats, include_groups=False).reset_index()
+    tab["article (official set)"] = [ARTICLE_WIDTH.get(int(w), "") if "official" in i else ""
+                                     for i, w in zip(tab["instance"], tab["width"], strict=False)]
+    write_table(tab, csv, html, title="Beam width: score and time per board",
+                note="Row order; seeded lottery among exactly equal scores; matched inner edges. Time per board is "
+                     "the median over seeds (wall clock and CPU seconds of the process, one thread).")
+    fig, (ax1, ax2) = plots.figure(10, 4, ncols=2)
+    for inst, g in tab.groupby("instance"):
+        ax1.errorbar(g["width"], g["median"], yerr=[g["median"] - g["min"], g["max"] - g["median"]], marker="o",
+                     capsize=3, label=inst)
+        ax2.plot(g["width"], g["median time per board (s, CPU)"], marker="o", label=inst)
+    for ax in (ax1, ax2):
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("beam width W")
+        ax.legend()
+    ax1.set_ylabel("matched edges (median, min-max)")
+    ax2.set_ylabel("CPU seconds per board")
+    ax2.set_yscale("log")
+    plots.save(fig, svg)
+
+
+def orders_report(df: pd.DataFrame, puzzles: dict, csv: str, html: str, svg: str) -> None:
+    tab = df.groupby(["instance", "order", "width"], sort=True).apply(_stats, include_groups=False).reset_index()
+    insts = sorted(df["instance"].unique())
+    orders = [o for o in ("row", "spiral", "border", "comb") if o in set(df["order"])]
+    fig, axes = plots.figure(3.2 * len(orders), 3.2 * len(insts), nrows=len(insts), ncols=len(orders), squeeze=False)
+    last_rows = []
+    for a, inst in enumerate(insts):
+        sub = df[df["instance"] == inst]
+        puzzle = puzzles[sub["puzzle"].iloc[0]]
+        wmax = sub["width"].max()
+        for b, order in enumerate(orders):
+            g = sub[(sub["order"] == order) & (sub["width"] == wmax)]
+            heat = np.mean([mismatch_cells(puzzle, board_from_json(x)) for x in g["board"]], axis=0) / 2
+            ax = axes[a][b]
+            ax.grid(False)
+            im = ax.imshow(heat, cmap="magma_r", vmin=0, vmax=max(0.5, float(heat.max())))
+            ax.set_title(f"{inst}, {order}, W={wmax}", fontsize=8)
+            ax.set_xticks([])
+            ax.set_yticks([])
+            total = heat.sum()
+            rows = heat.shape[0]
+            last_rows.append({"instance": inst, "order": order, "width": wmax,
+                              "mismatched edges per board": float(total),
+                              "share in last 3 rows": float(heat[rows - 3:].sum() / total) if total else 0.0,
+                              "share in centre (inner half)": float(
+                                  heat[rows // 4: rows - rows // 4, rows // 4: rows - rows // 4].sum() / total)
+                              if total else 0.0})
+    fig.colorbar(im, ax=axes, shrink=0.6, label="mismatched edges per cell (mean over seeds)")
+    plots.save(fig, svg)
+    wall = pd.DataFrame(last_rows)
+    tab = tab.merge(wall, on=["instance", "order", "width"], how="left")
+    write_table(tab, csv, html, title="Visiting orders: scores and where the mismatches land",
+                note="Mismatch shares are computed on the boards of the widest setting (half of each unmatched "
+                     "edge counted in each of its two cells).")
+
+
+def _agreement(boards: list[dict]) -> float:
+    """Mean number of cells holding the same piece in the same turn, over all pairs of boards."""
+    arr = [np.array([json.dumps(c) for c in b["cells"]]) for b in boards]
+    if len(arr) < 2:
+        return float("nan")
+    same = [(arr[i] == arr[j]).sum() for i in range(len(arr)) for j in range(i + 1, len(arr))]
+    return float(np.mean(same))
+
+
+def ties_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
+    df = df.copy()
+    df["variant"] = [f"temperature {t:g}" if t > 0 else f"tie window {k}" for k, t in
+                     zip(df["tie_window"], df["temperature"], strict=False)]
+    rows = []
+    for (inst, var), g in df.groupby(["instance", "variant"], sort=True):
+        s = _stats(g)
+        s["distinct boards"] = len({_key(b) for b in g["board"]})
+        s["mean shared placements per pair"] = _agreement(list(g["board"]))
+        rows.append({"instance": inst, "variant": var, **s.to_dict()})
+    tab = pd.DataFrame(rows)
+    write_table(tab, csv, html, title="Tie lottery, tie window and Gumbel noise",
+                note="Diversity: distinct final boards among the seeds, and the mean number of cells two boards of "
+                     "the same setting share (same piece, same turn).")
+    insts = sorted(tab["instance"].unique())
+    fig, axes = plots.figure(5 * len(insts), 4, ncols=len(insts), squeeze=False)
+    for a, inst in enumerate(insts):
+        g = df[df["instance"] == inst]
+        variants = sorted(g["variant"].unique())
+        axes[0][a].boxplot([g[g["variant"] == v]["score"] for v in variants], tick_labels=variants)
+        axes[0][a].tick_params(axis="x", rotation=30, labelsize=7)
+        axes[0][a].set_ylabel("matched edges")
+        axes[0][a].set_title(inst)
+    plots.save(fig, svg)
+
+
+def dedup_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
+    tab = df.groupby(["instance", "dedup", "width"], sort=True).apply(_stats, include_groups=False).reset_index()
+    write_table(tab, csv, html, title="Deduplication of survivors: none, piece-set key, path key")
+    insts = sorted(tab["instance"].unique())
+    fig, axes = plots.figure(5 * len(insts), 4, ncols=len(insts), squeeze=False)
+    for a, inst in enumerate(insts):
+        ax = axes[0][a]
+        for mode, g in tab[tab["instance"] == inst].groupby("dedup"):
+            ax.plot(g["width"], g["median"], marker="o", label=f"dedup {mode}")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("beam width W")
+        ax.set_ylabel("median matched edges")
+        ax.set_title(inst)
+        ax.legend()
+    plots.save(fig, svg)
+
+
+def versus_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
+    cols = ["instance", "hints", "algo", "seed", "depth", "score", "max_score", "nodes", "time_s", "cpu_time_s"]
+    tab = df[cols].sort_values(["instance", "hints", "algo"], kind="mergesort").reset_index(drop=True)
+    tab["cells"] = [int(b["rows"] * b["cols"]) for b in df.loc[tab.index, "board"]]
+    write_table(tab, csv, html, title="Beam vs depth-first vs limited-discrepancy search at an equal node budget",
+                note="depth = cells filled (hinted cells included); node = one placement tried (for the beam: one "
+                     "child scored).")
+    fig, (ax1, ax2) = plots.figure(10, 4, ncols=2)
+    labels = [f"{i}\n{h}\n{a}" for i, h, a in zip(tab["instance"], tab["hints"], tab["algo"], strict=False)]
+    colours = [{"beam": "tab:blue", "dfs": "tab:orange", "lds": "tab:green"}[a] for a in tab["algo"]]
+    ax1.bar(range(len(tab)), tab["depth"], color=colours)
+    ax2.bar(range(len(tab)), tab["score"], color=colours)
+    for ax, what in ((ax1, "depth reached (cells)"), (ax2, "matched edges")):
+        ax.set_xticks(range(len(tab)))
+        ax.set_xticklabels(labels, fontsize=6)
+        ax.set_ylabel(what)
+    plots.save(fig, svg)
+
+
+def factory_report(df: pd.DataFrame, csv: str, html: str, svg: str, family_rows: int) -> None:
+    rows = []
+    for inst, g in df.groupby("instance", sort=True):
+        best = int(g["score"].max())
+        hist = g["score"].value_counts().sort_index(ascending=False)
+        top = g[g["score"] >= best - 2]
+        fam_all = len({_key(b, family_rows) for b in g["board"]})
+        fam_top = len({_key(b, family_rows) for b in top["board"]})
+        per_board = float(g["cpu_time_s"].median())
+        rows.append({"instance": inst, "seeds": len(g), "width": int(g["width"].iloc[0]), "best": best,
+                     "histogram (score: boards)": ", ".join(f"{s}: {n}" for s, n in hist.items()),
+                     f"families (distinct first {family_rows} rows), all boards": fam_all,
+                     f"boards >= {best - 2}": len(top), "families among them": fam_top,
+                     "median CPU s per board": per_board,
+                     "boards per hour per core": 3600.0 / per_board if per_board > 0 else np.nan})
+    write_table(pd.DataFrame(rows), csv, html, title="The beam as a board factory",
+                note="A family = boards sharing their first rows; the article found all 94 of its boards scoring "
+                     "453 or more pairwise different in their first 13 rows.")
+    insts = sorted(df["instance"].unique())
+    fig, axes = plots.figure(5 * len(insts), 3.5, ncols=len(insts), squeeze=False)
+    for a, inst in enumerate(insts):
+        g = df[df["instance"] == inst]
+        counts = g["score"].value_counts().sort_index()
+        axes[0][a].bar(counts.index, counts.values, color="tab:blue")
+        axes[0][a].set_xlabel("matched edges")
+        axes[0][a].set_ylabel("boards")
+        axes[0][a].set_title(f"{inst}, W={int(g['width'].iloc[0])}, {len(g)} seeds")
+    plots.save(fig, svg)
+
+
+def load_puzzles(paths: list[str], names) -> dict:
+    """Puzzle name -> Puzzle, for the puzzles the runs name (each must be among `paths`)."""
+    from ..puzzle import load_puzzle
+
+    loaded = {}
+    for path in paths:
+        puzzle = load_puzzle(path)
+        loaded[puzzle.name] = puzzle
+    missing = sorted(set(names) - set(loaded))
+    if missing:
+        raise InputError(f"no puzzle file given for {', '.join(missing)} (pass them with --puzzles)")
+    return loaded
+
+
+def run(experiment: str, run_files: list[str], timing_files: list[str], puzzle_files: list[str], csv: str,
+        html: str, svg: str | None, boards: str | None, family_rows: int = 13) -> None:
+    df = load_runs(run_files, timing_files)
+    needs_puzzles = boards or experiment == "beam_orders"
+    puzzles = load_puzzles(puzzle_files, df["puzzle"].unique()) if needs_puzzles and len(df) else {}
+    if experiment == "beam_width":
+        width_report(df, csv, html, svg)
+    elif experiment == "beam_orders":
+        orders_report(df, puzzles, csv, html, svg)
+    elif experiment == "beam_ties":
+        ties_report(df, csv, html, svg)
+    elif experiment == "beam_dedup":
+        dedup_report(df, csv, html, svg)
+    elif experiment == "beam_vs_dfs_lds":
+        versus_report(df, csv, html, svg)
+    elif experiment == "beam_factory":
+        factory_report(df, csv, html, svg, family_rows)
+    else:
+        raise ValueError(experiment)
+    best_boards(df, puzzles, boards)

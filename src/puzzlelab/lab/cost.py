@@ -1,0 +1,251 @@
+"""What a run costs: the job list of a dry run, each job's cost from a committed table, a schedule.
+
+`plan` speaks before a run: jobs, CPU-hours, wall time on N cores, peak memory and disk per
+experiment, estimated from `reference/costs.csv` — one row per job measured here (Snakemake's
+`benchmark:` file of the job, and the size of its outputs). A job measured under the same config
+label is priced at its measured cost; a job of a known rule at the median cost of that rule's
+jobs, scaled by the size flags of its command line; anything else at `DEFAULT_CPU_S`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import re
+import statistics
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from .errors import InputError
+
+DEFAULT_CPU_S = 60.0
+DEFAULT_RSS_MB = 300.0
+COST_COLUMNS = ["label", "rule", "experiment", "job", "threads", "scale", "cpu_s", "wall_s", "max_rss_mb",
+                "disk_mb"]
+# Flags whose values multiply a job's work roughly linearly (puzzles, seeds, widths, repetitions).
+SIZE_FLAGS = ("--count", "--limit", "--seeds", "--width", "--repeats", "--reps", "--games", "--samples")
+
+
+@dataclass
+class Job:
+    rule: str
+    outputs: list[str] = field(default_factory=list)
+    benchmark: str | None = None
+    threads: int = 1
+    shell: str = ""
+
+    @property
+    def key(self) -> str:
+        """What identifies the job across runs: its benchmark file (else its first output)."""
+        return self.benchmark or (self.outputs[0] if self.outputs else f"({self.rule})")
+
+    @property
+    def experiment(self) -> str:
+        for path in ([self.benchmark] if self.benchmark else []) + self.outputs:
+            parts = Path(path).parts
+            if len(parts) > 2 and parts[0] == "results" and parts[1] in ("benchmarks", "logs"):
+                return parts[2]
+            if len(parts) > 1 and parts[0] == "results":
+                return parts[1]
+        return "(workflow)"
+
+    @property
+    def scale(self) -> float:
+        return size_scale(self.shell)
+
+
+def size_scale(shell: str) -> float:
+    """Product of the values of the size flags on a command line (1 when there are none)."""
+    scale = 1.0
+    for flag in SIZE_FLAGS:
+        for m in re.finditer(rf"{re.escape(flag)}[ =](\d+)", shell):
+            scale *= max(1, int(m.group(1)))
+    return scale
+
+
+_RULE = re.compile(r"^(?:local)?rule (\S+):$")
+
+
+def parse_dry_run(text: str) -> list[Job]:
+    """The jobs of `snakemake --dry-run --printshellcmds --nocolor` output."""
+    jobs: list[Job] = []
+    job: Job | None = None
+    for line in text.splitlines():
+        m = _RULE.match(line)
+        if m:
+            job = Job(m.group(1))
+            jobs.append(job)
+            continue
+        if job is None:
+            continue
+        stripped = line.strip()
+        if stripped.startswith("output: "):
+            job.outputs = [p.strip() for p in stripped[len("output: "):].split(",")]
+        elif stripped.startswith("benchmark: "):
+            job.benchmark = stripped[len("benchmark: "):].strip()
+        elif stripped.startswith("threads: "):
+            job.threads = int(stripped.split()[1])
+        elif line.startswith("Shell command: "):
+            job.shell = line[len("Shell command: "):]
+        elif not line.strip():
+            job = None
+    return jobs
+
+
+def dry_run(targets: list[str], configfile: str | None, forceall: bool, cores: int = 8) -> list[Job]:
+    """Ask Snakemake which jobs a run would execute (targets come first: see the README)."""
+    cmd = [sys.executable, "-m", "snakemake", *targets, "--dry-run", "--printshellcmds", "--nocolor",
+           "--cores", str(cores)]
+    if forceall:
+        cmd.append("--forceall")
+    if configfile:
+        cmd += ["--configfile", configfile]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        tail = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or ["(no output)"]
+        raise InputError(f"the dry run failed: {tail[0]}", configfile or "Snakefile")
+    return parse_dry_run(done.stdout + "\n" + done.stderr)
+
+
+def read_benchmark(path: str | Path) -> dict | None:
+    """Snakemake's benchmark TSV (the last repetition): seconds, CPU seconds, peak RSS in MB."""
+    p = Path(path)
+    if not p.is_file():
+        return None
+    try:
+        df = pd.read_csv(p, sep="\t")
+    except (ValueError, OSError):
+        return None
+    if df.empty:
+        return None
+    row = df.iloc[-1]
+
+    def num(key):
+        try:
+            value = float(row.get(key, float("nan")))
+        except (TypeError, ValueError):
+            return float("nan")
+        return value if math.isfinite(value) else float("nan")
+
+    return {"wall_s": num("s"), "cpu_s": num("cpu_time"), "max_rss_mb": num("max_rss")}
+
+
+def disk_mb(paths: list[str]) -> float:
+    total = 0
+    for p in paths:
+        path = Path(p)
+        if path.is_file():
+            total += path.stat().st_size
+        elif path.is_dir():
+            total += sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+    return total / 1e6
+
+
+def measure(jobs: list[Job], label: str) -> pd.DataFrame:
+    """One row per job with a benchmark file on disk: what it cost in this run."""
+    rows = []
+    for job in jobs:
+        bench = read_benchmark(job.benchmark) if job.benchmark else None
+        if bench is None:
+            continue
+        cpu = bench["cpu_s"] if not math.isnan(bench["cpu_s"]) else bench["wall_s"]
+        rows.append([label, job.rule, job.experiment, job.key, job.threads, job.scale, round(cpu, 2),
+                     round(bench["wall_s"], 2), round(bench["max_rss_mb"], 1), round(disk_mb(job.outputs), 3)])
+    return pd.DataFrame(rows, columns=COST_COLUMNS)
+
+
+def load_table(path: str | Path) -> pd.DataFrame:
+    p = Path(path)
+    if not p.is_file():
+        return pd.DataFrame(columns=COST_COLUMNS)
+    return pd.read_csv(p, keep_default_na=False)
+
+
+def merge_tables(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
+    """Rows of `new` replace those of `old` with the same label, rule and job."""
+    key = ["label", "rule", "job"]
+    if old.empty:
+        out = new
+    else:
+        keep = old.merge(new[key], on=key, how="left", indicator=True)
+        out = pd.concat([old[(keep["_merge"] == "left_only").to_numpy()], new], ignore_index=True)
+    return out.sort_values(key, kind="stable").reset_index(drop=True)[COST_COLUMNS]
+
+
+@dataclass
+class Estimate:
+    cpu_s: float
+    wall_s: float
+    max_rss_mb: float
+    disk_mb: float
+    source: str  # "measured", "rule" or "default"
+
+
+class Pricer:
+    """Prices jobs from a cost table."""
+
+    def __init__(self, table: pd.DataFrame, label: str):
+        self.label = label
+        self.exact = {}
+        self.by_rule: dict[str, list] = {}
+        for r in table.itertuples(index=False):
+            entry = (float(r.cpu_s), float(r.wall_s), float(r.max_rss_mb), float(r.disk_mb), float(r.scale or 1))
+            if str(r.label) == label:
+                self.exact[(r.rule, r.job)] = entry
+            self.by_rule.setdefault(r.rule, []).append(entry)
+
+    def price(self, job: Job) -> Estimate:
+        hit = self.exact.get((job.rule, job.key))
+        if hit:
+            return Estimate(*hit[:4], "measured")
+        seen = self.by_rule.get(job.rule)
+        if seen:
+            per_unit = statistics.median(e[0] / e[4] for e in seen)
+            wall_ratio = statistics.median(e[1] / e[0] if e[0] > 0 else 1.0 for e in seen)
+            cpu = per_unit * job.scale
+            return Estimate(cpu, cpu * wall_ratio, max(e[2] for e in seen), statistics.median(e[3] for e in seen),
+                            "rule")
+        return Estimate(DEFAULT_CPU_S, DEFAULT_CPU_S, DEFAULT_RSS_MB, 0.0, "default")
+
+
+def makespan(jobs: list[tuple[float, int]], cores: int) -> float:
+    """Wall time of (seconds, threads) jobs on `cores` cores, longest first (dependencies ignored)."""
+    free = [0.0] * max(1, cores)
+    heapq.heapify(free)
+    for seconds, threads in sorted(jobs, key=lambda j: -j[0]):
+        k = min(max(1, threads), cores)
+        starts = [heapq.heappop(free) for _ in range(k)]
+        end = max(starts) + seconds
+        for _ in range(k):
+            heapq.heappush(free, end)
+    return max(free) if free else 0.0
+
+
+def plan_table(jobs: list[Job], pricer: Pricer, cores: int) -> pd.DataFrame:
+    """Per experiment: jobs, CPU-hours, wall hours on `cores` cores, peak RSS, disk; and a total row."""
+    rows = []
+    by_exp: dict[str, list[tuple[Job, Estimate]]] = {}
+    for job in jobs:
+        by_exp.setdefault(job.experiment, []).append((job, pricer.price(job)))
+    everything = []
+    for exp in sorted(by_exp):
+        priced = by_exp[exp]
+        everything += priced
+        rows.append(_row(exp, priced, cores))
+    rows.append(_row("total", everything, cores))
+    return pd.DataFrame(rows, columns=["experiment", "jobs", "cpu_hours", f"wall_hours_{cores}_cores",
+                                       "peak_rss_gb", "disk_gb", "priced_from_measurements"])
+
+
+def _row(name: str, priced: list, cores: int) -> list:
+    cpu = sum(e.cpu_s for _, e in priced)
+    wall = makespan([(e.wall_s, j.threads) for j, e in priced], cores)
+    measured = sum(1 for _, e in priced if e.source == "measured")
+    return [name, len(priced), round(cpu / 3600, 2), round(wall / 3600, 2),
+            round(max((e.max_rss_mb for _, e in priced), default=0) / 1000, 2),
+            round(sum(e.disk_mb for _, e in priced) / 1000, 2), f"{measured}/{len(priced)}"]
+

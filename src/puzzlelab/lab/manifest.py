@@ -1,0 +1,94 @@
+"""The manifest of a run: sha256 of every deterministic artifact under `results/`, per experiment.
+
+`reference/<label>/manifest.json` is committed for each shipped config; `verify` compares a user's
+`results/` with it byte for byte — the cross-machine determinism check. Measurements are not
+artifacts: files with `.timing.` in their name, experiments' `scorecard.csv`, and everything under
+`results/logs/`, `results/benchmarks/`, `results/report/` (report-wide tables built from this
+machine's measurements and environment) and dot-folders are left out.
+"""
+
+from __future__ import annotations
+
+import platform
+from importlib import metadata
+from pathlib import Path
+
+from . import canonical
+from .errors import InputError
+from .hashing import sha256_file
+
+EXCLUDED_DIRS = {"logs", "benchmarks", "report"}
+EXCLUDED_NAMES = {"scorecard.csv"}
+# Packages whose versions can change an artifact's bytes (plots, tables, kernels).
+PACKAGES = ["puzzlelab", "numpy", "numba", "pandas", "matplotlib", "zstandard", "snakemake"]
+
+
+def is_artifact(rel: Path) -> bool:
+    """Is this path (relative to results/) a deterministic artifact covered by the manifest?"""
+    parts = rel.parts
+    if not parts or parts[0] in EXCLUDED_DIRS or any(p.startswith(".") for p in parts):
+        return False
+    return ".timing." not in rel.name and rel.name not in EXCLUDED_NAMES
+
+
+def experiment_of(rel: Path) -> str:
+    return rel.parts[0] if len(rel.parts) > 1 else "(top level)"
+
+
+def collect(results: Path) -> dict[str, dict[str, str]]:
+    """{experiment: {path relative to results/: sha256}} for every artifact under `results`."""
+    out: dict[str, dict[str, str]] = {}
+    for path in sorted(p for p in results.rglob("*") if p.is_file()):
+        rel = path.relative_to(results)
+        if is_artifact(rel):
+            out.setdefault(experiment_of(rel), {})[rel.as_posix()] = sha256_file(path)
+    return out
+
+
+def versions() -> dict[str, str]:
+    found = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "not installed"
+    return found
+
+
+def build(results: str | Path, label: str) -> dict:
+    results = Path(results)
+    if not results.is_dir():
+        raise InputError("no results folder here: run the reproduction first", results)
+    experiments = collect(results)
+    return {"label": label, "versions": versions(), "artifacts": sum(len(v) for v in experiments.values()),
+            "experiments": experiments}
+
+
+def compare(manifest: dict, results: str | Path) -> dict[str, list[str]]:
+    """Artifacts that differ, are missing, or are not in the manifest (paths relative to results/)."""
+    have = {p: h for files in collect(Path(results)).values() for p, h in files.items()}
+    want = {p: h for files in manifest["experiments"].values() for p, h in files.items()}
+    return {
+        "different": sorted(p for p in want if p in have and have[p] != want[p]),
+        "missing": sorted(p for p in want if p not in have),
+        "extra": sorted(p for p in have if p not in want),
+        "equal": sorted(p for p in want if have.get(p) == want[p]),
+    }
+
+
+def read(path: str | Path) -> dict:
+    p = Path(path)
+    if not p.is_file():
+        raise InputError("no such manifest (reference/<label>/manifest.json is written by `make reference` "
+                         "after a finished run)", p)
+    try:
+        data = canonical.read_json(p)
+    except ValueError as err:
+        raise InputError(f"not a manifest: {err}", p) from None
+    if not isinstance(data, dict) or "experiments" not in data:
+        raise InputError("not a manifest: no 'experiments'", p)
+    return data
+
+
+def write(path: str | Path, manifest: dict) -> None:
+    canonical.write_json(path, manifest)
