@@ -186,10 +186,37 @@ def test_backtracking_resumes_exactly_between_slices(g8, monkeypatch):
         r = run_search(tables, 30_000, tol, seed)
         assert (r.score, r.depth, r.nodes) == (w.score, w.depth, w.nodes)
         assert _board_digest(r.board) == _board_digest(w.board)
-    # a deadline already passed stops the walk after its first slice
+    # a deadline already passed stops the walk after its first slice, and LDS after that iteration
     r = run_search(tables, 30_000, 4, 0, deadline=0.0)
-    assert r.nodes == 997 and not r.exhausted
+    assert r.nodes == 997 and not r.exhausted and r.timed_out
     assert_good(puzzle, r, complete=False)
+    r = lds(tables, 30_000, 4, 3, deadline=0.0)
+    first = lds(tables, 30_000, 4, 0)  # iteration 0 alone: the greedy path, shorter than a slice
+    assert (r.nodes, r.iterations, r.timed_out) == (first.nodes, 1, True) and not first.timed_out
+    assert not whole[0].timed_out
+
+
+def test_cli_timeout_marks_the_record(g8, tmp_path, run_cli, monkeypatch):
+    puzzle, _ = g8
+    from puzzlelab.edgematch.puzzle import write_puzzle
+
+    path = tmp_path / "p.txt"
+    write_puzzle(path, puzzle)
+    monkeypatch.setattr(dfs_module, "SLICE", 997)
+    for algo in ("dfs", "lds"):
+        code, out, err = run_cli("edgematch", algo, path, "--node-limit", "1000000000", "--tolerance", "0",
+                                 "--timeout", "1e-6", "--json")
+        assert code == 0, err
+        rec = json.loads(out)
+        assert rec["timed_out"] is True and rec["timeout"] == 0.000001
+        assert rec["nodes"] == 997 if algo == "dfs" else rec["iterations"] == 1
+    code, out, err = run_cli("edgematch", "dfs", path, "--node-limit", "5000", "--json")
+    assert code == 0 and "timed_out" not in json.loads(out)
+    code, out, err = run_cli("edgematch", "sweep", path, "--algo", "beam", "--seeds", "0", "--width", "4",
+                             "--timeout", "5", "--out", tmp_path / "s.json")
+    assert code == 2 and "--timeout applies to dfs and lds" in err
+    code, out, err = run_cli("edgematch", "dfs", path, "--node-limit", "5000", "--timeout", "-1")
+    assert code == 2 and len(err.strip().splitlines()) == 1
 
 
 def test_dfs_and_lds_stop_at_the_budget(g8):

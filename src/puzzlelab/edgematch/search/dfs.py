@@ -511,6 +511,7 @@ class SearchResult:
     time_s: float
     exhausted: bool
     iterations: int = 1
+    timed_out: bool = False  # stopped by the deadline (then not reproducible)
 
 
 def run_search(tables: Tables, nodes: int, tolerance: int, seed: int = 0, max_disc: int = -1,
@@ -543,8 +544,8 @@ def run_search(tables: Tables, nodes: int, tolerance: int, seed: int = 0, max_di
     done = status in (DONE, EXHAUSTED)
     return SearchResult(board=board, score=int(st.vars[V_BEST_SCORE]), max_score=tables.max_score,
                         depth=int(board.filled), nodes=int(st.vars[V_NODES]), time_s=time.perf_counter() - start,
-                        exhausted=bool(done and best_depth < D))
+                        exhausted=bool(done and best_depth < D), timed_out=status == QUOTA)
 
 
-def dfs(tables: Tables, nodes: int, tolerance: int, seed: int = 0) -> SearchResult:
-    return run_search(tables, nodes, tolerance, seed)
+def dfs(tables: Tables, nodes: int, tolerance: int, seed: int = 0, deadline: float | None = None) -> SearchResult:
+    return run_search(tables, nodes, tolerance, seed, deadline=deadline)
