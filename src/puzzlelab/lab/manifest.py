@@ -79,7 +79,8 @@ def compare(manifest: dict, results: str | Path) -> dict[str, list[str]]:
 def read(path: str | Path) -> dict:
     p = Path(path)
     if not p.is_file():
-        raise InputError("no such manifest (reference/<label>/manifest.json is written by `make reference` after a finished run)", p)
+        raise InputError("no such manifest (reference/<label>/manifest.json is written by `make reference` "
+                         "after a finished run)", p)
     try:
         data = canonical.read_json(p)
     except ValueError as err:
