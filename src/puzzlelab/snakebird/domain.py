@@ -1,10 +1,9 @@
 """A Snakebird level as a search domain for the compressed BFS (`puzzlelab.bfs`).
 
-States are the canonical packed bit strings of shared/docs/snakebird-rules.md §9.4 (`width`
-bytes each); `expand` runs the numba kernel `kernels.expand_range` on pieces of the batch, on
-`expand_threads()` threads; a move byte is `4 * snake slot + direction` in the parent's
-canonical snake order (turned into the head letter of the level's snake by
-`play.solution_moves`, which tracks identities).
+States are the canonical packed bit strings of docs/snakebird.md §9.4 (`width` bytes each);
+`expand` runs the kernel `expand_range` on pieces of the batch, on `expand_threads()` threads; a
+move byte is `4 * snake slot + direction` in the parent's canonical snake order (turned into the
+head letter of the level's snake by `play.name_moves`, which tracks identities).
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from . import kernels as K
+from .layout import make_tables, make_work, no_children
 from .level import DIRECTIONS, Level, level_arrays, load_level
 
 __all__ = ["SnakebirdDomain", "make_domain", "expand_threads"]
@@ -51,7 +51,7 @@ class Decoded:
     def __init__(self, cells, slen, fruit, gpos):
         self.cells, self.slen, self.fruit, self.gpos = cells, slen, fruit, gpos
 
-    def copy(self) -> "Decoded":
+    def copy(self) -> Decoded:
         return Decoded(self.cells.copy(), self.slen.copy(), self.fruit.copy(), self.gpos.copy())
 
 
@@ -61,18 +61,12 @@ class SnakebirdDomain:
     def __init__(self, level: Level):
         self.level = level
         self.name = f"snakebird:{level.name}"
-        arrays = level_arrays(level)
-        self.params = arrays["params"]
-        self.terrain = arrays["terrain"]
-        self.fruit_at = arrays["fruit_at"]
-        self.gad_off = arrays["gad_off"]
-        self.gad_n = arrays["gad_n"]
-        self.gad_class = arrays["gad_class"]
-        self.tele = arrays["tele"]
-        self.flags = K.terrain_flags(self.terrain)
-        self.lv = (self.params, self.flags, self.fruit_at, self.gad_off, self.gad_n, self.gad_class, self.tele)
-        self._work: list[tuple] = []  # per thread: (work tuple, parent grid, perm_s, perm_g)
-        self.gadget_order = arrays["gadget_order"]  # slot -> gadget digit
+        self.k = K
+        self.tables = make_tables(level)
+        self.gad_off = self.tables.gad_off
+        self.gad_n = self.tables.gad_n
+        self.gadget_order = level_arrays(level)["gadget_order"]  # slot -> gadget digit
+        self._work: list = []  # layout.Work per thread
         self.width = level.state_bytes
         self.nsnakes = len(level.snakes)
         self.max_children = 4 * self.nsnakes
@@ -104,62 +98,65 @@ class SnakebirdDomain:
         """Sort in place; returns the permutations applied (new slot -> old slot)."""
         perm_s = np.arange(self.nsnakes, dtype=np.int64)
         perm_g = np.arange(len(st.gpos), dtype=np.int64)
-        K.canonicalize(self.params, self.gad_class, st.cells, st.slen, st.gpos, perm_s, perm_g)
+        self.k.canonicalize(self.tables, st.cells, st.slen, np.zeros(self.nsnakes, dtype=np.uint64), st.gpos,
+                            perm_s, perm_g)
         return perm_s, perm_g
 
     def pack(self, st: Decoded) -> np.ndarray:
+        shape = np.zeros(self.nsnakes, dtype=np.uint64)
+        self.k.shapes_of(self.tables, st.cells, st.slen, shape)
         out = np.zeros(self.width, dtype=np.uint8)
-        K.pack(self.params, st.cells, st.slen, st.fruit, st.gpos, out)
+        self.k.pack(self.tables, st.cells, st.slen, shape, st.fruit, st.gpos, out)
         return out
 
     def unpack(self, state: np.ndarray) -> Decoded:
         st = self.empty()
-        K.unpack(self.params, np.ascontiguousarray(state, dtype=np.uint8), st.cells, st.slen, st.fruit, st.gpos)
+        self.k.unpack(self.tables, np.ascontiguousarray(state, dtype=np.uint8), st.cells, st.slen,
+                      np.zeros(self.nsnakes, dtype=np.uint64), st.fruit, st.gpos)
         return st
 
-    def _thread_work(self, i: int) -> tuple:
-        """Scratch memory of thread i: (work tuple, parent grid, perm_s, perm_g)."""
+    def _thread_work(self, i: int):
+        """Scratch memory of thread i."""
         while len(self._work) <= i:
-            self._work.append((K.make_work(self.params), np.zeros(self.level.cells, dtype=np.int64),
-                               np.zeros(self.nsnakes, dtype=np.int64),
-                               np.zeros(max(len(self.level.gadgets), 1), dtype=np.int64)))
+            self._work.append(make_work(self.tables, self.level.snake_max_len))
         return self._work[i]
 
-    def play(self, st: Decoded, snake: int, direction: int) -> Decoded | None:
-        """The decoded successor (slots in the parent's order, not yet canonical), or None if invalid."""
-        wk, grid0, _, _ = self._thread_work(0)
-        for dst, src in zip(wk[K.W_CELLS0:K.W_GPOS0 + 1], (st.cells, st.slen, st.fruit, st.gpos)):
-            dst[...] = src
-        stamp0, tele0 = K.prepare(self.lv, wk, grid0)
-        if not K.try_move(self.lv, wk, int(snake), int(direction), grid0, stamp0, tele0):
+    def play(self, st: Decoded, snake: int, direction: int) -> tuple[Decoded, np.ndarray, np.ndarray] | None:
+        """Snake slot `snake` of `st` moves in `direction` (0..3 = U R D L): the canonical successor and
+        the slot permutations (new snake slot -> st's slot, new gadget slot -> st's slot), or None when
+        the move is impossible or kills a snake. The one move generator is the search's (`expand`)."""
+        row = self.pack(st).reshape(1, self.width)
+        ns, ng = self.nsnakes, len(self.level.gadgets)
+        ch = no_children(ns, ng)._replace(rows=np.empty((self.max_children, self.width), dtype=np.uint8),
+                                         move=np.empty(self.max_children, dtype=np.uint8),
+                                         perms=np.empty((self.max_children, max(ns + ng, 1)), dtype=np.int8))
+        m = self.k.expand_range(self.tables, self._thread_work(0), row, 0, 1, np.zeros(1, dtype=np.uint8), ch, 0)
+        hits = np.flatnonzero(ch.move[:m] == 4 * int(snake) + int(direction))
+        if not hits.size:
             return None
-        child = st.copy()
-        for dst, src in zip((child.cells, child.slen, child.fruit, child.gpos), wk[K.W_CELLS:K.W_GPOS + 1]):
-            dst[...] = src
-        return child
+        j = int(hits[0])
+        child = self.unpack(ch.rows[j])
+        child.fruit[len(self.level.fruit):] = 0
+        perm_g = ch.perms[j, ns:ns + ng].astype(np.int64) if ng else np.zeros(1, dtype=np.int64)
+        return child, ch.perms[j, :ns].astype(np.int64), perm_g
 
     # --- the BFS interface ---
-    def _run_pieces(self, states, out, parent, move, phash, tags) -> int:
-        """Expand states into the buffers (n * max_children slots) on `expand_threads()` threads and
-        compact the pieces in order; returns the number of children."""
+    def _run_pieces(self, states: np.ndarray, ch, phash: np.ndarray) -> int:
+        """Expand states into the `layout.Children` buffers (n * max_children rows) on `expand_threads()`
+        threads and compact the pieces in order; returns the number of children."""
         n = states.shape[0]
         nm = self.max_children
         threads = min(expand_threads(), (n + PIECE - 1) // PIECE)
         bounds = list(range(0, n, PIECE)) + [n] if threads > 1 else [0, n]
         pieces = list(zip(bounds[:-1], bounds[1:]))
         counts = [0] * len(pieces)
-        empty_i, empty_u = np.empty(0, dtype=np.int64), np.empty(0, dtype=np.uint8)
 
         def lane(t: int) -> None:
             # thread t takes pieces t, t + threads, ...: no two threads share scratch memory
-            wk, grid0, perm_s, perm_g = self._thread_work(t)
+            wk = self._thread_work(t)
             for p in range(t, len(pieces), max(threads, 1)):
                 lo, hi = pieces[p]
-                at = lo * nm
-                counts[p] = K.expand_range(self.lv, wk, grid0, perm_s, perm_g, states, lo, hi, out[at:],
-                                           parent[at:] if parent.shape[0] else empty_i,
-                                           move[at:] if move.shape[0] else empty_u, phash,
-                                           tags[at:] if tags.shape[0] else empty_u)
+                counts[p] = self.k.expand_range(self.tables, wk, states, lo, hi, phash, ch, lo * nm)
 
         if threads <= 1:
             lane(0)
@@ -172,7 +169,7 @@ class SnakebirdDomain:
         for (lo, _), c in zip(pieces, counts):  # close the gaps, in order (destinations never pass sources)
             at = lo * nm
             if at != m:
-                for arr in (out, parent, move, tags):
+                for arr in ch:
                     if arr.shape[0]:
                         arr[m:m + c] = arr[at:at + c]
             m += c
@@ -186,24 +183,23 @@ class SnakebirdDomain:
         parts are joined in order: the result does not depend on the thread count."""
         states = np.ascontiguousarray(states, dtype=np.uint8).reshape(-1, self.width)
         slots = states.shape[0] * self.max_children
-        out = np.empty((slots, self.width), dtype=np.uint8)
-        parent = np.empty(slots, dtype=np.int64)
-        move = np.empty(slots, dtype=np.uint8)
-        empty = np.empty(0, dtype=np.uint8)
-        m = self._run_pieces(states, out, parent, move, empty, empty)
-        return out[:m], parent[:m], move[:m]
+        ch = no_children(self.nsnakes, len(self.level.gadgets))._replace(
+            rows=np.empty((slots, self.width), dtype=np.uint8), parent=np.empty(slots, dtype=np.int64),
+            move=np.empty(slots, dtype=np.uint8))
+        m = self._run_pieces(states, ch, np.empty(0, dtype=np.uint8))
+        return ch.rows[:m], ch.parent[:m], ch.move[:m]
 
     def expand_into(self, states: np.ndarray, parent_hash: np.ndarray, out: np.ndarray, tags: np.ndarray) -> int:
         """The children of `expand`, in the same order, into out (rows) and tags (the parent's
         parent_hash byte); both hold n * max_children entries. Returns the number of children."""
         states = np.ascontiguousarray(states, dtype=np.uint8).reshape(-1, self.width)
-        return self._run_pieces(states, out, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.uint8),
-                                np.ascontiguousarray(parent_hash, dtype=np.uint8), tags)
+        ch = no_children(self.nsnakes, len(self.level.gadgets))._replace(rows=out, tags=tags)
+        return self._run_pieces(states, ch, np.ascontiguousarray(parent_hash, dtype=np.uint8))
 
     def is_goal(self, states: np.ndarray) -> np.ndarray:
         states = np.ascontiguousarray(states, dtype=np.uint8).reshape(-1, self.width)
         out = np.empty(states.shape[0], dtype=np.bool_)
-        K.goal_mask(self.params, states, out)
+        self.k.goal_mask(self.tables, states, out)
         return out
 
     def format_state(self, state: np.ndarray) -> str:

@@ -17,7 +17,6 @@ from .domain import Decoded, SnakebirdDomain
 from .level import DIRECTIONS
 
 
-
 @dataclass
 class Position:
     """A decoded canonical state plus who is where: letters[slot], digits[slot]."""
@@ -38,10 +37,10 @@ def start_position(domain: SnakebirdDomain) -> Position:
 
 def play(domain: SnakebirdDomain, pos: Position, slot: int, direction: int) -> Position | None:
     """The position after snake `slot` moves in `direction` (0..3 = U R D L), or None if impossible."""
-    child = domain.play(pos.state, slot, direction)
-    if child is None:
+    played = domain.play(pos.state, slot, direction)
+    if played is None:
         return None
-    perm_s, perm_g = domain.canonicalize(child)
+    child, perm_s, perm_g = played
     ng = len(domain.level.gadgets)
     return Position(child, [pos.letters[i] for i in perm_s], [pos.digits[i] for i in perm_g[:ng]])
 
