@@ -18,6 +18,7 @@ from puzzlelab.lab.locks import clear_stale_locks, record_owner
 from puzzlelab.lab.snakemake_support import (
     last_run_config,
     prepare_report_folder,
+    record_last_run_config,
     report_of_last_run,
 )
 
@@ -35,7 +36,7 @@ if _problems:
     print("\n".join(_problems), file=sys.stderr)
     sys.exit(2)
 # `snakemake --report FILE` without --configfile reports the run that is on disk, with the config
-# that run used (recorded by rule effective_config), so the README's report command works after
+# that run used (recorded when it started), so the README's report command works after
 # a quick run as after a full one.
 if report_of_last_run(sys.argv, _files, _overrides):
     config.clear()
@@ -50,6 +51,7 @@ clear_stale_locks()
 
 onstart:
     record_owner()
+    record_last_run_config(config)
 
 
 report: "report/workflow.rst"

@@ -7,7 +7,7 @@ from pathlib import Path
 USER_NUMBA_CACHE = os.environ.get("NUMBA_CACHE_DIR")
 
 from puzzlelab.lab.numba_env import configure_numba_cache
-from puzzlelab.lab.snakemake_support import EFFECTIVE_CONFIG as _EFFECTIVE
+from puzzlelab.lab.snakemake_support import effective_config_path
 from puzzlelab.lab.snakemake_support import (
     determinism_resource,
     evenly_spaced,
@@ -30,8 +30,9 @@ configure_numba_cache(
 
 # The effective configuration of the running workflow, for the determinism re-runs: written by a
 # job of this run (rule effective_config), never while the Snakefile is parsed, so a dry run with
-# another config cannot change what a running determinism check reads.
-EFFECTIVE_CONFIG = str(_EFFECTIVE)
+# another config cannot change what a running determinism check reads; named by the config's hash,
+# so a rerun after a config edit never reads a stale copy.
+EFFECTIVE_CONFIG = str(effective_config_path(config))
 
 EXPERIMENTS = {}  # experiment -> {"category": str, "targets": [paths]}
 DETERMINISM = {}  # experiment -> [reproducible artifact paths of its solve jobs]

@@ -22,7 +22,8 @@ rule effective_config:
 rule determinism:
     input:
         artifacts=lambda wc: determinism_sample(wc.experiment),
-        # ancient: a config edit elsewhere rewrites it, but only the artifacts decide a rerun
+        # ancient: the file is named by the config's hash (an edited config is a new file); otherwise
+        # only the artifacts decide a rerun
         config=ancient(EFFECTIVE_CONFIG),
     output:
         "results/determinism/{experiment}.json",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -46,7 +47,23 @@ def determinism_resource(config: dict, producers: Sequence[str], key: str) -> in
     return max(own, max(needs) if key == "threads" else sum(needs))
 
 
-EFFECTIVE_CONFIG = Path("results/.config/effective.json")
+# The config of the last run that executed jobs (written at its start, by `onstart`): what
+# `snakemake --report` without a config reports.
+LAST_RUN_CONFIG = Path("results/.config/effective.json")
+
+
+def effective_config_path(config: dict) -> Path:
+    """Where rule effective_config writes this config for the determinism re-runs: the name carries a
+    hash of the config, so an edited config is a new file and a rerun never reads a stale one."""
+    text = json.dumps(config, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return Path("results/.config") / f"effective-{hashlib.sha256(text.encode()).hexdigest()[:12]}.json"
+
+
+def record_last_run_config(config: dict) -> None:
+    """At the start of a run (onstart): the config it uses, for a later `snakemake --report`."""
+    from .canonical import write_json
+
+    write_json(LAST_RUN_CONFIG, config)
 
 
 def report_path(argv: Sequence[str]) -> Path | None:
@@ -69,12 +86,12 @@ def prepare_report_folder(argv: Sequence[str]) -> None:
 def report_of_last_run(argv: Sequence[str], files: Sequence[str], overrides: dict) -> bool:
     """Is this `snakemake --report` with no config of its own, after a run that recorded its config?"""
     report = any(a == "--report" or a.startswith("--report=") for a in argv)
-    return report and len(files) <= 1 and not overrides and EFFECTIVE_CONFIG.is_file()
+    return report and len(files) <= 1 and not overrides and LAST_RUN_CONFIG.is_file()
 
 
 def last_run_config() -> dict:
     """The configuration the last run on disk used (results/.config/effective.json)."""
-    return json.loads(EFFECTIVE_CONFIG.read_text(encoding="utf-8"))
+    return json.loads(LAST_RUN_CONFIG.read_text(encoding="utf-8"))
 
 
 def json_param(obj) -> str:
