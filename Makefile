@@ -9,6 +9,9 @@ BIN    := $(CURDIR)/$(VENV)/bin
 CORES  ?= 8
 CONFIG ?=
 REPORT ?= reports/report.html
+# make test: test files spread over this many processes (pytest-xdist; CI has 2 cores)
+TEST_WORKERS ?= 2
+PYTEST_WORKERS = $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 
 # Rules call `puzzlelab` and `python` from PATH: the project's .venv comes first.
 export PATH := $(BIN):$(PATH)
@@ -53,16 +56,16 @@ experiments: venv
 	@PUZZLELAB_LIST_EXPERIMENTS=1 $(SNAKEMAKE) --dry-run --quiet $(CONFIGARG)
 
 test: venv
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" $(PYTEST_WORKERS)
 
 # `make test` timed, for README.md's table (reference/tests.json, then `puzzlelab lab readme`).
 test-timed: venv
-	$(BIN)/python -m puzzlelab.lab.timed_tests reference/tests.json -- -m "not slow"
+	$(BIN)/python -m puzzlelab.lab.timed_tests reference/tests.json -- -m "not slow" $(PYTEST_WORKERS)
 	$(BIN)/puzzlelab lab readme
 
 # Everything, with 10,000 fuzz cases per parser family.
 test-all: venv
-	PUZZLELAB_FUZZ=slow $(BIN)/python -m pytest
+	PUZZLELAB_FUZZ=slow $(BIN)/python -m pytest $(PYTEST_WORKERS)
 
 lint: venv
 	$(BIN)/ruff check src tests

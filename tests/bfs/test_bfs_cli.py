@@ -26,7 +26,7 @@ def test_layers_json_has_the_documented_fields(run_cli):
     # flips of 2..6 pancakes: 4 bits a state, and a byte saying so in every block (one a layer here)
     assert data["parent_bytes"] == sum(1 + (n + 1) // 2 for n in A092113_ROWS[6][1:])
     assert "depth 7" in err  # one progress line per depth
-    code, out, err = run_cli("bfs", "layers", "pancake:6", "--no-frontier", "--tags", "parent-hash",
+    code, out, err = run_cli("bfs", "layers", "pancake:6", "--dedup", "sortmerge", "--tags", "parent-hash",
                              "--codec", "rowfilter-zstd", "--json")
     data = json.loads(out)
     assert data["layers"] == A092113_ROWS[6] and (data["dedup"], data["tags"]) == ("sortmerge", "parent-hash")

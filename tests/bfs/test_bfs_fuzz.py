@@ -107,6 +107,11 @@ def test_hostile_states_are_one_line_errors(state):
     ["layers", "hanoi4:" + "1" * 5000],
     ["solve", "cube2:htm", "--from", "R " * 200_000],
     ["codecs", "pancake:5", "--codecs", ",,"],
+    ["layers", "pancake:5", "--max-depth", "-1"],
+    ["layers", "pancake:5", "--max-depth", "al" + "l" * 100_000],
+    ["layers", "pancake:5", "--dedup", "hash2"],
+    ["solve", "pancake:5", "--dedup", "hash"],
+    ["solve", "sliding:3x3", "--from"],
 ])
 def test_hostile_options_are_one_line_errors(args):
     assert assert_clean(run_forked(["bfs", *args])) == "error"

@@ -15,14 +15,20 @@ from puzzlelab.lab.cli_support import (
 
 # bfs.codec.CODECS, without importing the codecs
 CODEC_NAMES = ("rowfilter-zstd", "zstd", "delta-zstd", "raw", "rowfilter", "gap-zstd", "gap")
-REPORT_TABLES = {
+REPORT_TABLES = {  # bfs.report.TABLES; a name ending in -time holds measurements
     "layers": "layer counts of each search against the published ones",
+    "layers-time": "time and memory of each search",
     "depths": "every depth of every search against the published count",
-    "codecs": "bits per state of the visited sets under every codec (--svg: the plot)",
+    "codecs": "bits per state of the visited sets and layers under every codec (--svg: the plot)",
     "codec-runs": "bits per state of the frontier runs under every codec",
-    "dedup": "sort+merge against the hash-set baseline: CPU time, memory",
-    "budget": "one search under shrinking memory budgets (--svg: the plot)",
-    "parents": "1-byte parent hashes against full parents; cost of rebuilding paths",
+    "dedup": "the same layers by every deduplication (visited set, frontier, hash set)",
+    "dedup-time": "CPU time and memory of each deduplication",
+    "budget": "one search under shrinking memory budgets",
+    "budget-time": "peak memory and time under each budget (--svg: the plot)",
+    "parents": "1-byte parent hashes against full parents",
+    "parents-time": "CPU time of rebuilding paths",
+    "deep": "a deep search layer by layer",
+    "deep-time": "time and memory per depth of a deep search (--svg: the plot)",
 }
 
 
@@ -34,10 +40,25 @@ def _domain_arg(p: argparse.ArgumentParser) -> None:
     p._negative_number_matcher = re.compile(r"^-(\d|[^\w-])")
 
 
+def depth_limit(text: str) -> int | None:
+    """An argparse type: a depth >= 0, or `all` (no limit: the whole space)."""
+    if text.strip().lower() == "all":
+        return None
+    try:
+        return non_negative_int(text)
+    except argparse.ArgumentTypeError:
+        from puzzlelab.lab.errors import quote
+
+        raise argparse.ArgumentTypeError(f"expected a depth >= 0 or 'all', got {quote(text)}") from None
+
+
+depth_limit.__name__ = "depth or 'all'"
+
+
 def _search_args(p: argparse.ArgumentParser) -> None:
     _domain_arg(p)
-    p.add_argument("--max-depth", type=non_negative_int, metavar="D",
-                   help="stop after depth D (default: the whole space)")
+    p.add_argument("--max-depth", type=depth_limit, metavar="D",
+                   help="stop after depth D (default all: the whole space)")
     add_memory_budget_arg(p, help="data kept in memory before spilling to --workdir (e.g. 512M, 2G; default 4G)")
     p.add_argument("--workdir", metavar="DIR", help="folder for spill files (default: the system temp folder)")
 
@@ -49,12 +70,20 @@ def _engine_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--order", default="le", choices=["le", "be"], help="byte order of the sort key (default le)")
     p.add_argument("--chunk-states", type=positive_int, metavar="N",
                    help="states expanded per chunk (default: from the budget)")
-    p.add_argument("--frontier", action=argparse.BooleanOptionalAction, default=None,
-                   help="keep only the last layer(s) instead of the visited set (default: when every move of "
-                        "the domain can be undone)")
     p.add_argument("--tags", default="auto", choices=["auto", "move", "parent-hash"],
                    help="each state's byte: the move that produced it or its parent's hash (default auto: moves "
                         "when the domain can undo them)")
+
+
+def _dedup_arg(p: argparse.ArgumentParser, choices: tuple[str, ...]) -> None:
+    p.add_argument("--dedup", default="auto", choices=choices,
+                   help="frontier (sorted runs merged with the last layer or two: domains whose moves can be "
+                        "undone), sortmerge (merged with the visited set), hash (in-memory hash-set baseline, "
+                        "layers only); default auto: frontier when the domain allows it, else sortmerge")
+
+
+def _frontier(args) -> bool | None:
+    return {"auto": None, "frontier": True, "sortmerge": False}.get(args.dedup)
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -65,8 +94,7 @@ def register(parser: argparse.ArgumentParser) -> None:
                                    "each exact depth and the sizes of the compressed sets.")
     _search_args(p)
     _engine_args(p)
-    p.add_argument("--dedup", default="sortmerge", choices=["sortmerge", "hash"],
-                   help="sortmerge (compressed, spills to disk) or hash (in-memory hash-set baseline)")
+    _dedup_arg(p, ("auto", "frontier", "sortmerge", "hash"))
     p.add_argument("--discard-layers", action="store_true",
                    help="drop each depth once expanded (no path rebuilding; less memory and disk)")
     p.add_argument("--warm-up", action="store_true",
@@ -74,11 +102,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_output_args(p)
     p.set_defaults(handler=_layers)
 
-    p = sub.add_parser("solve", help="shortest path from a state to the domain's start, through the parent hashes",
+    p = sub.add_parser("solve", help="shortest path from a state to the domain's start",
                        description="Searches from --from until the domain's start state appears, rebuilds the path "
-                                   "through the 1-byte parent hashes and checks it by replaying it.")
+                                   "through the states' tags (moves, or 1-byte parent hashes) and checks it by "
+                                   "replaying it.")
     _search_args(p)
     _engine_args(p)
+    _dedup_arg(p, ("auto", "frontier", "sortmerge"))
     p.add_argument("--from", dest="from_state", metavar="STATE",
                    help="the state to solve, e.g. '1,2,3,4,5,6,7,8,0' (tiles in reading order, 0 = blank), "
                         "'R U F2' for cube2, '3,1,2' for pancakes, 'AABD' for hanoi4; without --from, the "
@@ -109,7 +139,12 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     r = add_report_command(sub, REPORT_TABLES, _report, runs_help="result files (X.json, with X.timing.json beside)")
     r.add_argument("--reference", metavar="FILE",
-                   help="layers/depths: the reference_layer_counts.txt of the shared corpora (omit when absent)")
+                   help="layers/depths: the reference_layer_counts.txt of the shared corpora, or `embedded` "
+                        "(default: the OEIS rows embedded in the code)")
+    r.add_argument("--scorecard", metavar="FILE",
+                   help="also write the scorecard rows this table supports (layers, codecs, dedup-time, "
+                        "budget-time, parents)")
+    r.add_argument("--link", metavar="PATH", help="the report item the scorecard rows point to (default: --html)")
 
 
 def _make_domain(spec: str):
@@ -133,7 +168,7 @@ def _layers(args) -> int:
         from .engine import search
 
         with search(domain, max_depth=args.max_depth, memory_budget=args.memory_budget, workdir=args.workdir,
-                    codec=args.codec, order=args.order, chunk_states=args.chunk_states, frontier=args.frontier,
+                    codec=args.codec, order=args.order, chunk_states=args.chunk_states, frontier=_frontier(args),
                     tags=args.tags, keep_layers=not args.discard_layers, progress=True) as result:
             data = result.to_json()
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=layers_text(data))
@@ -150,7 +185,7 @@ def _warm_up(domain, args) -> None:
     from .engine import search
 
     with search(domain, max_depth=2, memory_budget=args.memory_budget, workdir=args.workdir, codec=args.codec,
-                order=args.order, frontier=args.frontier, tags=args.tags, keep_layers=not args.discard_layers,
+                order=args.order, frontier=_frontier(args), tags=args.tags, keep_layers=not args.discard_layers,
                 progress=False):
         pass
 
@@ -187,7 +222,7 @@ def _solve(args) -> int:
         state = domain.parse_state(args.from_state)
         rooted, goal, target = Rooted(domain, state), domain.start, "the start"
     with search(rooted, max_depth=args.max_depth, memory_budget=args.memory_budget, workdir=args.workdir,
-                codec=args.codec, order=args.order, chunk_states=args.chunk_states, frontier=args.frontier,
+                codec=args.codec, order=args.order, chunk_states=args.chunk_states, frontier=_frontier(args),
                 tags=args.tags, goal=goal, stop_at_goal=True, progress=True) as result:
         found = result.path is not None
         data = {
@@ -261,5 +296,7 @@ def _parents(args) -> int:
 def _report(args) -> int:
     from . import report
 
-    report.write(args.table, args.runs, csv=args.csv, html=args.html, svg=args.svg, reference=args.reference)
+    reference = None if args.reference in (None, "embedded") else args.reference
+    report.write(args.table, args.runs, csv=args.csv, html=args.html, svg=args.svg, reference=reference,
+                 scorecard=args.scorecard, link=args.link)
     return 0

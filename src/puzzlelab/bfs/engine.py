@@ -131,6 +131,7 @@ class SearchResult:
             "dedup": "frontier" if self.frontier else "sortmerge",
             "tags": "move" if self.move_tags else "parent-hash",
             "width": int(d.width),
+            "space_size": getattr(d, "space_size", None),
             "memory_budget_bytes": self.memory_budget,
             "chunk_states": self.chunk_states,
             "visited_bytes": self.visited_bytes,
@@ -405,6 +406,7 @@ class _Layered:
         self.pool = pool
         self.watch = watch
         self.found_bytes = 0  # frontier search: record bytes of every layer so far (the "visited" size)
+        self.cpu_mark = time.process_time()  # CPU time at the start of the depth being searched
 
     def store(self, name: str, tagged: bool) -> RecordStore:
         return RecordStore(self.mem, name, self.plan.width, self.codec, tagged=tagged,
@@ -561,6 +563,7 @@ class _Layered:
             "visited_bytes": seen_bytes,
             "spilled_bytes": mem.spilled_bytes,
             "time_s": time.perf_counter() - t_depth,
+            "cpu_s": time.process_time() - self.cpu_mark,
             "expand_time_s": expand_s,
             "merge_time_s": merge_s,
             "peak_rss_bytes": peak_rss_bytes(),
@@ -569,6 +572,7 @@ class _Layered:
         bits = 8 * seen_bytes / max(1, seen)
         note = (f"depth {depth}: {layer.count:,} new, {seen:,} visited ({bits:.2f} bits/state), "
                 f"spilled {format_size(mem.spilled_bytes)}, rss {format_size(current_rss_bytes())}")
+        self.cpu_mark = time.process_time()
         bar.update(1, note=note)  # writes the line itself at the last depth
         if bar.total is None or bar.count < bar.total:
             bar.line(note)

@@ -127,7 +127,8 @@ def measure_parents(domain, *, max_depth=None, samples=5, memory_budget="4G", wo
     from .parents import RebuildStats, rebuild_path
 
     width = int(domain.width)
-    with search(domain, max_depth=max_depth, memory_budget=memory_budget, workdir=workdir, progress=False) as res:
+    with search(domain, max_depth=max_depth, memory_budget=memory_budget, workdir=workdir, progress=False,
+                tags="parent-hash") as res:
         depth = res.max_depth
         store = res.layer_stores[depth]
         n = store.count

@@ -69,10 +69,40 @@ def missing_entries(section: dict, corpora: str | Path | None, key: str = "domai
     return missing
 
 
-def depth_arg(entry: dict) -> str:
-    """The --max-depth option of an entry ('' when the whole space is searched)."""
-    return "" if entry.get("max_depth") is None else f"--max-depth {int(entry['max_depth'])}"
+def depth_value(entry: dict) -> str:
+    """The value of an entry's --max-depth: its depth, or `all` for the whole space."""
+    return "all" if entry.get("max_depth") is None else str(int(entry["max_depth"]))
 
 
 def budget_slug(budget: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "", str(budget))
+
+
+def budgets(section: dict) -> dict[str, str]:
+    """slug (the `{bfs_budget}` wildcard) -> memory budget, for the budgets of a config section."""
+    return {budget_slug(b): str(b) for b in section.get("budgets", [])}
+
+
+def reference_value(files: list[str]) -> str:
+    """The --reference value of the table rules: the corpus file when present, else `embedded`."""
+    return files[0] if files else "embedded"
+
+
+DEDUP_MODES = ("frontier", "sortmerge", "hash")
+
+
+def dedup_runs(pattern: str, searches: dict, section: dict) -> list[str]:
+    """Every run of the bfs_dedup experiment: each search, in each mode its domain allows, each repeat.
+
+    A frontier search needs a domain whose moves can be undone; other domains run sortmerge and hash."""
+    from puzzlelab.domains import make_domain
+
+    runs = []
+    for name in sorted(searches):
+        domain = make_domain(searches[name]["domain"])
+        for mode in section.get("modes", DEDUP_MODES):
+            if mode == "frontier" and not getattr(domain, "reversible", False):
+                continue
+            for rep in range(1, int(section["repeats"]) + 1):
+                runs.append(pattern.format(bfs_search=name, bfs_dedup=mode, bfs_rep=rep))
+    return runs

@@ -5,8 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..lab.cli_support import add_output_args, positive_float, positive_int
-from ..lab.errors import InputError
+from ..lab.cli_support import (
+    add_memory_budget_arg,
+    add_output_args,
+    add_timeout_arg,
+    add_work_limit_arg,
+    positive_float,
+    positive_int,
+)
+from ..lab.errors import InputError, quote
 
 
 def _solver_args(p: argparse.ArgumentParser, timeout_default: float | None = None) -> None:
@@ -15,20 +22,24 @@ def _solver_args(p: argparse.ArgumentParser, timeout_default: float | None = Non
     p.add_argument("--format", choices=sorted(FORMATS), help="force the input format (default: by extension/content)")
     p.add_argument("--max-solutions", type=positive_int, default=2, metavar="N",
                    help="stop after N solutions (default 2: enough to decide uniqueness)")
-    p.add_argument("--timeout", type=positive_float, default=timeout_default, metavar="S",
-                   help="wall-clock limit per puzzle in seconds (status `timeout`)")
-    p.add_argument("--work-limit", type=positive_int, metavar="N",
-                   help="reproducible limit per puzzle: line-solver work units (cells x (blocks+1) per line solved)")
+    add_timeout_arg(p, default=timeout_default, help="wall-clock limit per puzzle in seconds (status `timeout`)")
+    add_work_limit_arg(p, help="reproducible limit per puzzle: line-solver work units (cells x (blocks+1) per line "
+                               "solved)")
+    add_memory_budget_arg(p, help="memory the search state of one puzzle may take (e.g. 512M, 4G); a puzzle that "
+                                  "needs more is refused")
     p.add_argument("--no-probing", action="store_true", help="branch without probing (ablation)")
     p.add_argument("--naive", action="store_true", help="O(n) segment checks instead of prefix sums (ablation)")
-    p.add_argument("--sweep", action="store_true", help="full row/column sweeps instead of the dirty-line queue (ablation)")
+    p.add_argument("--sweep", action="store_true",
+                   help="full row/column sweeps instead of the dirty-line queue (ablation)")
     p.add_argument("--no-cache", action="store_true", help="no line-solver cache (ablation)")
 
 
 def _options(args):
+    from ..lab.sizes import parse_size
     from .solver import Options
 
     return Options(max_solutions=args.max_solutions, timeout=args.timeout, work_limit=args.work_limit,
+                   memory_budget=parse_size(args.memory_budget),
                    probing=not args.no_probing, naive=args.naive, sweep=args.sweep,
                    cache_mb=0.0 if args.no_cache else 32.0)
 
@@ -64,7 +75,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("generate", help="the project's own corpus: seeded random images as puzzles (.nonpack)")
     p.add_argument("--size", default="20x20", help="WIDTHxHEIGHT (default 20x20)")
     p.add_argument("--density", type=float, default=0.6, help="probability that a cell is filled (default 0.6)")
-    p.add_argument("--colors", type=positive_int, default=1, help="block colours: 1 = black and white (default), up to 9")
+    p.add_argument("--colors", type=positive_int, default=1,
+                   help="block colours: 1 = black and white (default), up to 9")
     p.add_argument("--style", choices=["noise", "blocks"], default="noise",
                    help="noise: independent cells; blocks: coarse squares (picture-like)")
     p.add_argument("--scale", type=positive_int, default=4, help="square size for --style blocks (default 4)")
@@ -159,9 +171,9 @@ def _chunk(items: list, spec: str | None) -> list:
     try:
         i, n = (int(x) for x in spec.split("/"))
     except ValueError:
-        raise InputError(f"--chunk {spec!r}: expected I/N, e.g. 2/8") from None
+        raise InputError(f"--chunk {quote(spec)}: expected I/N, e.g. 2/8") from None
     if not 1 <= i <= n:
-        raise InputError(f"--chunk {spec!r}: I must be between 1 and N")
+        raise InputError(f"--chunk {quote(spec)}: I must be between 1 and N")
     return items[(i - 1) * len(items) // n: i * len(items) // n]
 
 
@@ -197,7 +209,8 @@ def _generate(args) -> int:
     w, h = parse_size(args.size)
     puzzles = generate(w, h, args.density, args.colors, args.count, args.seed, style=args.style, scale=args.scale)
     atomic_write(args.out, to_text(puzzles))
-    print(f"{len(puzzles)} puzzles {w}x{h}, density {args.density:g}, {args.colors} colour(s), seed {args.seed} -> {args.out}")
+    print(f"{len(puzzles)} puzzles {w}x{h}, density {args.density:g}, {args.colors} colour(s), "
+          f"seed {args.seed} -> {args.out}")
     return 0
 
 

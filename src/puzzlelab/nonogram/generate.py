@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..lab.errors import InputError
+from ..lab.errors import InputError, quote
 from .formats import non
 from .model import BW_PALETTE, Puzzle, clues_of
 
@@ -25,11 +25,11 @@ def parse_size(text: str) -> tuple[int, int]:
     try:
         dims = [int(x) for x in parts]
     except ValueError:
-        raise InputError(f"size {text!r}: expected WIDTHxHEIGHT, e.g. 30x20") from None
+        raise InputError(f"size {quote(text)}: expected WIDTHxHEIGHT, e.g. 30x20") from None
     if len(dims) == 1:
         dims = dims * 2
     if len(dims) != 2 or min(dims) < 1 or max(dims) > 1000:
-        raise InputError(f"size {text!r}: expected WIDTHxHEIGHT with sides from 1 to 1000")
+        raise InputError(f"size {quote(text)}: expected WIDTHxHEIGHT with sides from 1 to 1000")
     return dims[0], dims[1]
 
 
@@ -53,7 +53,7 @@ def generate(width: int, height: int, density: float, colors: int, count: int, s
     if count < 1:
         raise InputError("count must be at least 1")
     if style not in ("noise", "blocks") or scale < 1:
-        raise InputError(f"style {style!r} / scale {scale}: expected noise or blocks, scale >= 1")
+        raise InputError(f"style {quote(style)} / scale {scale}: expected noise or blocks, scale >= 1")
     rng = np.random.Generator(np.random.PCG64(seed))
     palette = list(BW_PALETTE) if colors == 1 else ["#ffffff"] + PALETTE[:colors]
     out = []

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
+from ..lab.jit import kernel
 
 
 @kernel

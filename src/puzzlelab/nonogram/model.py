@@ -16,6 +16,7 @@ Clue = list[tuple[int, int]]
 
 BW_PALETTE = ["#ffffff", "#000000"]
 MAX_COLORS = 62  # colour masks are 64-bit words; bit i = palette index i
+MAX_SIDE = 10_000  # cells per side of any puzzle we read (docs/CONVENTIONS.md, "Bad input")
 
 
 @dataclass
@@ -28,6 +29,7 @@ class Puzzle:
     source: str = ""
     format: str = ""
     note: str = ""  # free text from the file (e.g. its stated uniqueness)
+    title: str = ""  # the puzzle's own title, when the file gives one (writers fall back to `name`)
 
     @property
     def height(self) -> int:
@@ -51,17 +53,24 @@ class Puzzle:
 
 
 def check_puzzle(p: Puzzle, path: str, line: int | None = None) -> Puzzle:
-    """Structural checks every format shares; unsatisfiable clues are left to the solver."""
+    """Structural checks every format shares: sizes, lengths and colours in range.
+
+    Clues that cannot fit their line are not an input error: no picture satisfies them, and the
+    solver says `contradiction` before any kernel runs (see `overfull_line`).
+    """
     if p.height == 0 or p.width == 0:
         raise InputError(f"puzzle has {p.height} rows and {p.width} columns; both must be at least 1", path, line)
+    if max(p.height, p.width) > MAX_SIDE:
+        raise InputError(f"puzzle has {p.height} rows and {p.width} columns; at most {MAX_SIDE} of each are supported",
+                         path, line)
     if not 2 <= p.ncolors <= MAX_COLORS:
         raise InputError(f"puzzle has {p.ncolors} colours (with the background); at most {MAX_COLORS} are supported",
                          path, line)
     for kind, lines in (("row", p.rows), ("column", p.cols)):
         for i, clue in enumerate(lines):
             for length, colour in clue:
-                if length <= 0:
-                    raise InputError(f"{kind} {i + 1}: block length {length} must be positive", path, line)
+                if not 0 < length <= MAX_SIDE:
+                    raise InputError(f"{kind} {i + 1}: block length {length} must be from 1 to {MAX_SIDE}", path, line)
                 if not 1 <= colour < p.ncolors:
                     raise InputError(f"{kind} {i + 1}: colour {colour} is not in the palette", path, line)
     if p.goal is not None:
@@ -72,6 +81,20 @@ def check_puzzle(p: Puzzle, path: str, line: int | None = None) -> Puzzle:
         if g.size and (g.min() < 0 or g.max() >= p.ncolors):
             raise InputError("goal image uses a colour that is not in the palette", path, line)
     return p
+
+
+def line_need(clue: Clue) -> int:
+    """Cells the clue needs at least: its blocks, and one gap between neighbours of the same colour."""
+    return sum(n for n, _ in clue) + sum(1 for a, b in zip(clue, clue[1:]) if a[1] == b[1])
+
+
+def overfull_line(p: Puzzle) -> str | None:
+    """'row 3: the clues need 12 cells, the row has 10' for the first line no placement fits, else None."""
+    for kind, lines, n in (("row", p.rows, p.width), ("column", p.cols, p.height)):
+        for i, clue in enumerate(lines):
+            if len(clue) > n or line_need(clue) > n:
+                return f"{kind} {i + 1}: the clues need {line_need(clue)} cells, the {kind} has {n}"
+    return None
 
 
 def runs(line: np.ndarray) -> Clue:

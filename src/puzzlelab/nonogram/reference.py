@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..lab.errors import InputError
+from ..lab.errors import InputError, quote
 from ..lab.progress import Progress
 from .bench import load_all
 from .formats import pbnxml
@@ -49,7 +49,7 @@ def run(executable: str, specs: list[str], timeout: float, corpus: str | None = 
         progress: bool = True, chunk=None) -> list[dict]:
     exe = find(executable)
     if exe is None:
-        raise InputError(f"reference solver {executable!r} not found (install it or put it on PATH)")
+        raise InputError(f"reference solver {quote(executable)} not found (install it or put it on PATH)")
     items = load_all(specs, fmt, keep_going=True)
     if chunk is not None:
         items = chunk(items)

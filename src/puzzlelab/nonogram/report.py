@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..lab import plots
-from ..lab.errors import InputError
+from ..lab.errors import InputError, quote
 from ..lab.tables import read_table, write_table
 
 DECIDED = ("unique", "multiple", "contradiction")
@@ -185,7 +185,7 @@ def ablation_tables(runs: list[str], out, plot_out) -> None:
         variant, _, files = spec.partition("=")
         res, _, tim = files.partition(",")
         if not variant or not res or not tim:
-            raise InputError(f"--runs {spec!r}: expected VARIANT=RESULT.csv,TIMING.csv")
+            raise InputError(f"--runs {quote(spec)}: expected VARIANT=RESULT.csv,TIMING.csv")
         frames.setdefault(variant, []).append((res, tim))
     data = {v: load_runs([a for a, _ in f], [b for _, b in f]) for v, f in frames.items()}
     if "base" not in data:
@@ -210,7 +210,8 @@ def ablation_tables(runs: list[str], out, plot_out) -> None:
             rows.append({
                 "optimisation": label, "puzzles": corpus, "n": len(names),
                 "with it: total CPU s": float(bt.sum()), "without it: total CPU s": float(ot.sum()),
-                "speed-up (total)": ratio, "speed-up (median per puzzle)": float(per.median()) if len(per) else float("nan"),
+                "speed-up (total)": ratio,
+                "speed-up (median per puzzle)": float(per.median()) if len(per) else float("nan"),
                 "timeouts with": b_to, "timeouts without": o_to,
                 "note": "lower bound (timeouts count at the limit)" if o_to > b_to else "",
             })

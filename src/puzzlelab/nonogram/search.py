@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._jit import kernel
-
+from ..lab.jit import kernel
 from .linecache import lookup, pack, store
 from .linesolve import solve_line
 
@@ -28,7 +27,7 @@ PROBE_CUR, PROBE_CHANGED, BEST_X, BEST_B, BEST_MIN, BEST_SUM, STAMP, ROOT, NODES
 MAXSOL, FLAGS, BR_X, BR_B, MAXDEPTH, BITS, HITS, PASS = range(23, 31)
 # adaptive probing: SPRINT nodes left without probing; WIN_N/WIN_FAIL probed nodes in the current window and how
 # many of them learnt nothing before branching; FOUND: the current node's probing learnt something.
-SPRINT, WIN_N, WIN_FAIL, FOUND, SPRINT_LEN, WINDOW, FAIL_PCT, SPRINTS, NCTR = range(31, 40)
+SPRINT, WIN_N, WIN_FAIL, FOUND, SPRINT_LEN, WINDOW, FAIL_PCT, SPRINTS, HAVE_ROOT, NCTR = range(31, 41)
 # modes of the search state machine
 M_PROP, M_NODE, M_ENTER, M_BACK = 0, 1, 2, 3
 # run() results (STALLED: propagation alone stopped at the root; the caller may set up the line cache)
@@ -138,7 +137,6 @@ def propagate(pz, ws, st):
     naive = (ctr[FLAGS] & F_NAIVE) != 0
     nlines = q.shape[0]
     nrows = ctr[R_]
-    ncols = ctr[C_]
     if ctr[FLAGS] & F_SWEEP:
         return _sweep(pz, ws, st)
     while ctr[QLEN] > 0:
@@ -462,6 +460,11 @@ def run(pz, ws, st):
             ctr[MODE] = M_ENTER
         elif mode == M_ENTER:
             d = ctr[DEPTH]
+            if d == 0 and ctr[HAVE_ROOT] == 0:  # the state probing reached at the root, for the SAT back-end
+                root = st[17]
+                for i in range(grid.shape[0]):
+                    root[i] = grid[i]
+                ctr[HAVE_ROOT] = 1
             ctr[NODES] += 1
             fx[d] = ctr[BR_X]
             fb[d] = ctr[BR_B]
@@ -496,7 +499,9 @@ def fill_layout(nrows, ncols, counts, flat, meta, blen, bcol, bslot, blo, bhi, n
 
     Block j's window: it starts after blocks 0..j-1 at their tightest (a gap only between equal
     colours) and ends before blocks j+1.. at theirs. Slots: the distinct colours of the line.
+    Returns the first line whose clue needs more cells than it has (its windows are empty), or -1.
     """
+    bad = -1
     pos = 0
     for line in range(nrows + ncols):
         k = counts[line]
@@ -537,4 +542,7 @@ def fill_layout(nrows, ncols, counts, flat, meta, blen, bcol, bslot, blo, bhi, n
                 x -= 1
             x -= blen[line, j]
             bhi[line, j] = x
+        if k > 0 and bhi[line, 0] < blo[line, 0] and bad < 0:
+            bad = line
         pos += k
+    return bad

@@ -8,20 +8,27 @@ alone solved it (`line_solvable`), up to `max_solutions` solutions and the searc
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from .model import Puzzle
+from ..lab.errors import InputError
+from ..lab.sizes import format_size
+from .model import MAX_COLORS, MAX_SIDE, Puzzle
 
-CHUNK = 1 << 21  # line-solver work units per kernel call (a few ms) between clock checks
+STAT_KEYS = ("line_solves", "work", "probes", "branches", "backtracks", "max_depth", "cache_hits", "sat_conflicts")
+CHUNK = 1 << 21  # work units per call of the colour-mask kernel (a few ms) between clock checks
+BIT_CHUNK = 1 << 24  # the same for the bit-parallel kernel (about as long)
+SAT_SLICE = 100  # conflicts per turn of the SAT back-end (about 20 ms)
+ROOT_UNKNOWN, ROOT_SOLVED, ROOT_CONTRADICTION, ROOT_STALLED = 0, 1, 2, 3  # the engines' shared codes
 
 
 @dataclass
 class Options:
     max_solutions: int = 2
+    memory_budget: int | None = 4 << 30  # bytes the search state may take; a bigger puzzle is refused
     timeout: float | None = None  # wall-clock seconds (not reproducible near the limit)
     work_limit: int | None = None  # line-solver work units (reproducible)
     probing: bool = True
@@ -31,7 +38,10 @@ class Options:
     cache_mb: float = 32.0  # line-solver cache size; 0 turns it off
     # Adaptive probing: after `window` probed nodes of which at least `fail_pct`% learnt nothing, branch
     # `sprint` nodes without probing (window 0 = always probe).
-    portfolio: bool = True  # after propagation stalls, run both branching rules in turn (see solve)
+    portfolio: bool = True  # after propagation stalls, run both branching rules in turn (see _Generic)
+    bits: bool = True  # the bit-parallel engine for black-and-white puzzles up to 62x62 (else colour masks)
+    sat: bool = True  # hand hard puzzles to the SAT back-end after `sat_after` work units
+    sat_after: int = 200_000_000  # about a quarter of a second of the bit-parallel engine
     window: int = 40
     fail_pct: int = 50
     sprint: int = 1000
@@ -58,10 +68,21 @@ def clue_arrays(p: Puzzle) -> tuple[np.ndarray, np.ndarray]:
     if cached is not None:
         return cached
     lines = list(p.rows) + list(p.cols)
+    if not 1 <= min(p.height, p.width) <= max(p.height, p.width) <= MAX_SIDE:
+        raise InputError(f"puzzle is {p.width}x{p.height}; each side must be from 1 to {MAX_SIDE} cells",
+                         p.source or None)
     counts = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
     # fromiter over a flat chain is 2-3x faster than np.array over the list of tuples
-    flat = np.fromiter(chain.from_iterable(chain.from_iterable(lines)), dtype=np.int64,
-                       count=2 * int(counts.sum())).reshape(-1, 2)
+    try:
+        flat = np.fromiter(chain.from_iterable(chain.from_iterable(lines)), dtype=np.int64,
+                           count=2 * int(counts.sum())).reshape(-1, 2)
+    except (OverflowError, TypeError, ValueError):
+        raise InputError("clues must be (length, colour) pairs of whole numbers", p.source or None) from None
+    # The kernels trust their inputs: lengths and colours are checked here, once per puzzle.
+    if len(flat) and not (1 <= flat[:, 0].min() and flat[:, 0].max() <= MAX_SIDE
+                          and 1 <= flat[:, 1].min() and flat[:, 1].max() < min(p.ncolors, MAX_COLORS)):
+        raise InputError(f"block lengths must be from 1 to {MAX_SIDE} and colours from 1 to {p.ncolors - 1}",
+                         p.source or None)
     return counts, flat
 
 
@@ -72,13 +93,19 @@ def prepare(p: Puzzle) -> Puzzle:
 
 
 def layout(p: Puzzle):
-    """The puzzle's clues as the arrays the kernels read (lines 0..R-1 are rows, then columns)."""
+    """The puzzle's clues as the arrays the kernels read (lines 0..R-1 are rows, then columns).
+
+    None when some line's clue cannot fit it (no picture satisfies the puzzle): decided from the
+    clue arrays alone, before any per-line array is sized by the longest clue.
+    """
     from .search import fill_layout
 
     R, C = p.height, p.width
     nlines = R + C
     counts, flat = clue_arrays(p)
     maxk = max(1, int(counts.max()))
+    if maxk > max(R, C):
+        return None  # more blocks than cells in some line
     maxslot = max(1, min(maxk, p.ncolors - 1))
     meta = np.zeros((nlines, 4), dtype=np.int64)
     # int32: these are padded to the longest clue (4.6 MB of fresh pages to fault in, as int64, on a
@@ -86,7 +113,8 @@ def layout(p: Puzzle):
     blen, bcol, bslot, blo, bhi = (np.zeros((nlines, maxk), dtype=np.int32) for _ in range(5))
     nslot = np.zeros(nlines, dtype=np.int64)
     slotcol = np.zeros((nlines, maxslot), dtype=np.int64)
-    fill_layout(R, C, counts, flat, meta, blen, bcol, bslot, blo, bhi, nslot, slotcol)
+    if fill_layout(R, C, counts, flat, meta, blen, bcol, bslot, blo, bhi, nslot, slotcol) >= 0:
+        return None  # a clue needs more cells than its line has
     maxn = max(R, C)
     ws = (
         np.zeros(maxn + 1, dtype=np.int64),  # cells
@@ -99,6 +127,17 @@ def layout(p: Puzzle):
         np.zeros((2, maxk), dtype=np.int64),  # block windows of the line being solved
     )
     return (meta, blen, bcol, bslot, nslot, slotcol, blo, bhi), ws
+
+
+def memory_needed(p: Puzzle, opts: Options) -> int:
+    """Bytes the search state of `solve` will allocate (an estimate from above, for the budget check)."""
+    ncell, nlines, maxn = p.height * p.width, p.height + p.width, max(p.height, p.width)
+    maxk = (maxn + 1) // 2 if p.is_bw else maxn
+    trail = 16 * (ncell * (p.ncolors + 1) + 16)
+    per_cell = 8 * 10 + opts.max_solutions
+    tables = 2 * (maxk + 1) * (maxn + 2) + 8 * (maxk + 4) * (maxn + 2) + 4 * 5 * nlines * min(maxk, 64)
+    searches = 2 if opts.portfolio and opts.probing else 1
+    return searches * (trail + per_cell * ncell + tables) + int(opts.cache_mb * (1 << 20))
 
 
 def initial_state(p: Puzzle, max_solutions: int, flags: int, cache_rows: int = 1):
@@ -132,6 +171,7 @@ def initial_state(p: Puzzle, max_solutions: int, flags: int, cache_rows: int = 1
         np.zeros(ncell, dtype=np.int64), np.zeros(ncell, dtype=np.int64),
         linecache.table(cache_rows, linecache.words_for(max(R, C), p.ncolors)),
         np.zeros(ncell, dtype=np.int64), np.zeros(ncell, dtype=np.int64),  # probe pad
+        np.zeros(ncell, dtype=np.int64),  # the grid after probing at the root
     )
     return st
 
@@ -148,10 +188,10 @@ def cache_table(p: Puzzle, cache_mb: float) -> np.ndarray:
 
 
 class _Search:
-    """One search state and its chunking (see `solve`)."""
+    """One state of the generic (colour-mask) search kernel and its chunking."""
 
-    def __init__(self, st):
-        self.st = st
+    def __init__(self, st, pz, ws):
+        self.st, self.pz, self.ws = st, pz, ws
         self.chunk = CHUNK
 
     @property
@@ -175,110 +215,288 @@ class _Search:
         return code
 
 
-def solve(p: Puzzle, opts: Options | None = None) -> Result:
-    """Solve a puzzle; the time counts array setup and search (not parsing, not numba compilation;
-    not the flat clue arrays either when `prepare` built them beforehand).
+class _Generic:
+    """The colour-mask engine (`search.py`): any palette, any size.
 
     Propagation runs once; if it stalls, two complete searches share the line cache and take turns
     (equal work each): one branches on the cell whose worst colour decides most (good at proving
     uniqueness), the other on the single probe that decides most (good at finding solutions). The
     first to finish answers, so the cost is at most twice that of the better one on each puzzle.
     """
+
+    name = "dp"
+    work_per_conflict = 20_000  # one SAT conflict takes about as long as this many work units here
+
+    def __init__(self, p: Puzzle, laid, opts: Options):
+        from . import search as K
+
+        self.K, self.p, self.opts = K, p, opts
+        flags = (K.F_PROBING if opts.probing else 0) | (K.F_NAIVE if opts.naive else 0) \
+            | (K.F_SWEEP if opts.sweep else 0) | (K.F_BALANCED if opts.balanced else 0)
+        pz, ws = laid
+        self.pz = pz
+        first = _Search(initial_state(p, opts.max_solutions, flags), pz, ws)
+        ctr = first.ctr
+        ctr[K.WINDOW], ctr[K.FAIL_PCT], ctr[K.SPRINT_LEN] = opts.window, opts.fail_pct, opts.sprint
+        self.first = first
+        self.searches = [first]
+        self.winner = first
+        self.share = None
+
+    def step(self, limit: int | None) -> int:
+        """One round: every search advances by a chunk. DONE / LIMIT_REACHED when one finished, else INTERRUPTED."""
+        K, opts = self.K, self.opts
+        for srch in self.searches:
+            budget = limit if self.share is None else (self.share if limit is None else min(limit, self.share))
+            code = srch.step(K, budget)
+            if code == K.STALLED:
+                # Line logic alone stalled: the search starts, and the line cache begins to pay off.
+                if opts.cache_mb > 0:
+                    srch.st = srch.st[:14] + (cache_table(self.p, opts.cache_mb),) + srch.st[15:]
+                    srch.ctr[K.FLAGS] |= K.F_CACHE
+                if opts.probing and opts.portfolio:
+                    other = _Search(tuple(a if k == 14 else a.copy() for k, a in enumerate(srch.st)), self.pz,
+                                    tuple(a.copy() for a in srch.ws))
+                    other.ctr[K.FLAGS] ^= K.F_BALANCED
+                    self.searches.append(other)
+                    if opts.work_limit is not None:
+                        self.share = int(srch.ctr[K.WORK]) + (opts.work_limit - int(srch.ctr[K.WORK])) // 2
+                        other.ctr[K.WORK] = 0  # the shared root propagation is counted once
+                return K.INTERRUPTED
+            if code != K.INTERRUPTED:
+                self.winner = srch
+                return K.DONE if code == K.DONE else K.LIMIT_REACHED
+        return K.INTERRUPTED
+
+    @property
+    def work(self) -> int:
+        return sum(int(s.ctr[self.K.WORK]) for s in self.searches)
+
+    def exhausted(self, limit: int) -> bool:
+        return all(s.ctr[self.K.WORK] >= (self.share or limit) for s in self.searches)
+
+    def root_status(self) -> int:
+        return {self.K.ROOT_SOLVED: ROOT_SOLVED, self.K.ROOT_CONTRADICTION: ROOT_CONTRADICTION}.get(
+            int(self.first.ctr[self.K.ROOT]), ROOT_STALLED)
+
+    def solutions(self, best: bool = False) -> list[np.ndarray]:
+        R, C = self.p.height, self.p.width
+        pool = self.searches if best else [self.winner]
+        return max(([s.st[9][k].reshape(R, C).copy() for k in range(int(s.ctr[self.K.NSOL]))] for s in pool), key=len)
+
+    def root_grid(self) -> np.ndarray | None:
+        """Colour masks after probing at the root (None before probing has finished there)."""
+        K = self.K
+        for s in self.searches:
+            if s.ctr[K.HAVE_ROOT]:
+                return s.st[17].copy()
+        return None
+
+    def sat_lines(self):
+        from .satenc import Lines
+
+        return Lines(self.pz[0], self.pz[1], self.pz[2])
+
+    def stats(self) -> dict:
+        K = self.K
+        counters = [s.ctr.tolist() for s in self.searches]
+
+        def total(slot):
+            return sum(c[slot] for c in counters)
+
+        return {"line_solves": total(K.SOLVES), "work": total(K.WORK), "probes": total(K.PROBES),
+                "branches": total(K.NODES), "backtracks": total(K.BACKTRACKS),
+                "max_depth": max(c[K.MAXDEPTH] for c in counters), "cache_hits": total(K.HITS)}
+
+
+class _Bits:
+    """The bit-parallel engine (`bitsearch.py`) for black-and-white puzzles of at most 62x62."""
+
+    name = "bits"
+    work_per_conflict = 150_000
+
+    def __init__(self, p: Puzzle, opts: Options):
+        from . import bitsearch as K
+
+        self.K, self.p = K, p
+        R, C = p.height, p.width
+        counts, flat = clue_arrays(p)
+        nl = R + C
+        maxk = max(1, int(counts.max()))
+        blen = np.zeros((nl, maxk + 1), np.int64)
+        starts = np.zeros(nl + 1, np.int64)
+        np.cumsum(counts, out=starts[1:])
+        self.bad = K.fill_lengths(counts, flat, starts, blen, R, C)
+        self.tb = K.Tables(blen, counts, K.log_table(R * C))
+        nb, ncell = 2 * nl, R * C
+        board = np.empty(nb, np.int64)
+        board[:2 * R] = (1 << C) - 1
+        board[2 * R:] = (1 << R) - 1
+        self.wk = K.Work(board, np.zeros(nb, np.int64), np.zeros(nb, np.int64), np.zeros((ncell + 1, nb), np.int64),
+                         np.zeros(ncell + 1, np.int64), np.zeros(nb, np.int64), np.zeros((4, maxk + 2), np.int64),
+                         np.zeros(nl, np.int64), np.full(ncell, -1, np.int64), np.zeros((ncell, 2), np.int64),
+                         np.zeros((ncell, 2), np.int64), np.zeros(2, np.int64),
+                         np.zeros((opts.max_solutions, ncell), np.int8))
+        self.ctr = ctr = np.zeros(K.NCTR, np.int64)
+        ctr[K.R_], ctr[K.C_], ctr[K.MAXSOL] = R, C, opts.max_solutions
+
+    def overfull(self) -> bool:
+        return self.bad >= 0
+
+    def step(self, limit: int | None) -> int:
+        K, ctr = self.K, self.ctr
+        chunk = int(ctr[K.WORK]) + BIT_CHUNK
+        ctr[K.LIMIT] = chunk if limit is None else min(chunk, limit)
+        return K.run(self.tb, self.wk, ctr)
+
+    @property
+    def work(self) -> int:
+        return int(self.ctr[self.K.WORK])
+
+    def exhausted(self, limit: int) -> bool:
+        return self.work >= limit
+
+    def root_status(self) -> int:
+        return int(self.ctr[self.K.ROOT])
+
+    def solutions(self, best: bool = False) -> list[np.ndarray]:
+        R, C = self.p.height, self.p.width
+        return [self.wk.sols[k].reshape(R, C).copy() for k in range(int(self.ctr[self.K.NSOL]))]
+
+    def root_grid(self) -> np.ndarray | None:
+        if not self.ctr[self.K.HAVE_ROOT]:
+            return None
+        R, C = self.p.height, self.p.width
+        b = self.wk.root
+        cols = np.arange(C)
+        o = (b[:R, None] >> cols) & 1
+        z = (b[R:2 * R, None] >> cols) & 1
+        return (2 * o + z).ravel().astype(np.int64)
+
+    def sat_lines(self):
+        from .satenc import Lines
+
+        laid = layout(self.p)
+        return Lines(laid[0][0], laid[0][1], laid[0][2])
+
+    def stats(self) -> dict:
+        K = self.K
+        c = self.ctr.tolist()
+        return {"line_solves": c[K.SOLVES], "work": c[K.WORK], "probes": c[K.PROBES], "branches": c[K.NODES],
+                "backtracks": c[K.BACKTRACKS], "max_depth": c[K.MAXDEPTH], "cache_hits": 0}
+
+
+def uses_bits(p: Puzzle, opts: Options) -> bool:
+    from .bitline import MAX_CELLS
+
+    return opts.bits and p.is_bw and max(p.height, p.width) <= MAX_CELLS and not (opts.naive or opts.sweep)
+
+
+def solve(p: Puzzle, opts: Options | None = None) -> Result:
+    """Solve a puzzle; the time counts array setup and search (not parsing, not numba compilation;
+    not the flat clue arrays either when `prepare` built them beforehand).
+
+    Black-and-white puzzles up to 62x62 go to the bit-parallel engine, the others to the colour-mask
+    engine. When the line-based search has not finished after `sat_after` work units, the state it
+    reached by probing at the root goes to the SAT back-end (`sat.py`) and the two take turns, equal
+    time each (a conflict counts as the engine's `work_per_conflict` units), sharing the solutions
+    they find, until one of them decides: the cost is at most about twice the better one's.
+    """
     from . import search as K
 
     opts = opts or Options()
     if opts.max_solutions < 1:
         raise ValueError("max_solutions must be at least 1")
+    if opts.memory_budget is not None and memory_needed(p, opts) > opts.memory_budget:
+        raise InputError(f"a {p.width}x{p.height} puzzle with {p.ncolors} colours needs about "
+                         f"{format_size(memory_needed(p, opts))}, more than the memory budget of "
+                         f"{format_size(opts.memory_budget)} (--memory-budget)", p.source or None)
     t0 = time.perf_counter()
     c0 = time.process_time()
-    flags = (K.F_PROBING if opts.probing else 0) | (K.F_NAIVE if opts.naive else 0) | (K.F_SWEEP if opts.sweep else 0) \
-        | (K.F_BALANCED if opts.balanced else 0)
-    pz, ws = layout(p)
-    first = _Search(initial_state(p, opts.max_solutions, flags))
-    first.pz, first.ws = pz, ws
-    ctr = first.ctr
-    ctr[K.WINDOW], ctr[K.FAIL_PCT], ctr[K.SPRINT_LEN] = opts.window, opts.fail_pct, opts.sprint
+    if uses_bits(p, opts):
+        engine = _Bits(p, opts)
+        if engine.overfull():
+            engine = None
+    else:
+        laid = layout(p)
+        engine = None if laid is None else _Generic(p, laid, opts)
+    if engine is None:
+        return Result(status="contradiction", line_solvable=False, solutions=[], time_s=time.perf_counter() - t0,
+                      cpu_s=time.process_time() - c0, stats=dict.fromkeys(STAT_KEYS, 0) | {"engine": "", "sat": 0})
     deadline = None if opts.timeout is None else t0 + opts.timeout
-    searches = [first]
-    # Each search gets its share of the work limit.
-    share = None
-    out_of_budget = False
-    winner = first
-    while True:
-        turn = None
-        for srch in searches:
-            budget = None if opts.work_limit is None else (opts.work_limit if share is None else share)
-            code = srch.step(K, budget)
-            if code == K.STALLED:
-                # Line logic alone stalled: the search starts, and the line cache begins to pay off.
-                if opts.cache_mb > 0:
-                    srch.st = srch.st[:14] + (cache_table(p, opts.cache_mb),) + srch.st[15:]
-                    srch.ctr[K.FLAGS] |= K.F_CACHE
-                if opts.probing and opts.portfolio:
-                    other = _Search(tuple(a if k == 14 else a.copy() for k, a in enumerate(srch.st)))
-                    other.pz, other.ws = pz, tuple(a.copy() for a in ws)
-                    other.ctr[K.FLAGS] ^= K.F_BALANCED
-                    searches.append(other)
-                    if opts.work_limit is not None:
-                        share = int(srch.ctr[K.WORK]) + (opts.work_limit - int(srch.ctr[K.WORK])) // 2
-                        other.ctr[K.WORK] = 0  # the shared root propagation is counted once
-                turn = "restart"
-                break
+    limit = opts.work_limit
+    solver = None  # the SAT back-end, once it has joined
+    decided = False
+    code = K.INTERRUPTED
+    try:
+        while True:
+            if solver is None:
+                stop = limit
+                if opts.sat and engine.work < opts.sat_after:
+                    stop = opts.sat_after if limit is None else min(limit, opts.sat_after)
+                code = engine.step(stop)
+            else:
+                stop = engine.work + SAT_SLICE * engine.work_per_conflict
+                if limit is not None:
+                    stop = min(stop, engine.work + max(0, limit - _spent(engine, solver)))
+                code = engine.step(stop)
+                for sol in engine.solutions():
+                    solver.add(sol)
             if code != K.INTERRUPTED:
-                turn, winner = "done", srch
+                decided = True
                 break
-        if turn == "done":
-            break
-        if turn == "restart":
-            continue
-        if opts.work_limit is not None and all(s.ctr[K.WORK] >= (share or opts.work_limit) for s in searches):
-            out_of_budget = True
-            break
-        if deadline is not None and time.perf_counter() >= deadline:
-            out_of_budget = True
-            break
-    ctr = winner.ctr
-    nsol = int(ctr[K.NSOL])
-    R, C = p.height, p.width
-    solutions = [winner.st[9][k].reshape(R, C).copy() for k in range(nsol)]
-    root = int(first.ctr[K.ROOT])
-    if out_of_budget:
+            if solver is not None:
+                if solver.decided:
+                    break
+                if solver.step(SAT_SLICE):
+                    break
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            if limit is not None and _spent(engine, solver) >= limit:
+                break
+            if solver is None and opts.sat and engine.work >= opts.sat_after and engine.root_grid() is not None:
+                from . import sat
+
+                solver = sat.SatSearch(engine.root_grid(), p.ncolors, engine.sat_lines(), (p.height, p.width),
+                                       opts.max_solutions)
+                for sol in engine.solutions():
+                    solver.add(sol)
+        if decided:  # the line-based search finished: its answer stands (it knows every solution it needs)
+            solutions = engine.solutions()
+        elif solver is not None and solver.decided:
+            decided = True
+            solutions = solver.solutions[: opts.max_solutions]
+            code = K.DONE if solver.complete else K.LIMIT_REACHED
+        else:
+            solutions = engine.solutions(best=True) if solver is None else solver.solutions
+    finally:
+        if solver is not None:
+            solver.close()
+    root = engine.root_status()
+    if not decided:
         status = "timeout"
-        solutions = max(([s.st[9][k].reshape(R, C).copy() for k in range(int(s.ctr[K.NSOL]))] for s in searches),
-                        key=len)
-    elif nsol == 0:
+    elif not solutions:
         status = "contradiction"
-    elif nsol >= 2:
+    elif len(solutions) >= 2:
         status = "multiple"
-    elif code == K.DONE or root == K.ROOT_SOLVED:
+    elif code == K.DONE or root == ROOT_SOLVED:
         status = "unique"
     else:
         status = "solved"  # max_solutions=1 stopped the search; uniqueness not decided
-    elapsed = time.perf_counter() - t0
-    cpu = time.process_time() - c0
+    stats = engine.stats() | {"engine": engine.name, "sat": 0 if solver is None else 1,
+                              "sat_conflicts": 0 if solver is None else solver.conflicts}
+    return Result(status=status, line_solvable=root == ROOT_SOLVED, solutions=solutions,
+                  time_s=time.perf_counter() - t0, cpu_s=time.process_time() - c0, stats=stats)
 
-    counters = [s.ctr.tolist() for s in searches]
 
-    def total(slot):
-        return sum(c[slot] for c in counters)
-
-    stats = {
-        "line_solves": total(K.SOLVES),
-        "work": total(K.WORK),
-        "probes": total(K.PROBES),
-        "branches": total(K.NODES),
-        "backtracks": total(K.BACKTRACKS),
-        "max_depth": max(c[K.MAXDEPTH] for c in counters),
-        "cache_hits": total(K.HITS),
-        "sprints": total(K.SPRINTS),
-        "winner": "" if len(searches) == 1 else ("balanced" if winner.ctr[K.FLAGS] & K.F_BALANCED else "best-probe"),
-    }
-    return Result(status=status, line_solvable=root == K.ROOT_SOLVED, solutions=solutions, time_s=elapsed, cpu_s=cpu,
-                  stats=stats)
+def _spent(engine, solver) -> int:
+    """Work units used so far: the line-based engine's, and the SAT back-end's conflicts converted."""
+    return engine.work + (0 if solver is None else solver.conflicts * engine.work_per_conflict)
 
 
 def warm_up() -> None:
     """Compile (or load from the cache) every kernel variant, so that timings exclude numba's start-up."""
+    from . import sat
     from .model import Puzzle as _P
 
     tiny = _P(name="warm-up", rows=[[(1, 1)], [(1, 1)]], cols=[[(1, 1)], [(1, 1)]])
@@ -287,5 +505,12 @@ def warm_up() -> None:
     for naive in (False, True):
         for sweep in (False, True):
             for probing in (False, True):
-                solve(tiny, Options(probing=probing, naive=naive, sweep=sweep))
+                solve(tiny, Options(probing=probing, naive=naive, sweep=sweep, bits=False))
+    solve(tiny)
     solve(colour)
+    for p in (tiny, colour):
+        laid = layout(p)
+        from .satenc import Lines
+
+        grid = np.full(p.height * p.width, (1 << p.ncolors) - 1, dtype=np.int64)
+        sat.build(grid, p.ncolors, Lines(laid[0][0], laid[0][1], laid[0][2]), max(p.height, p.width))

@@ -7,10 +7,10 @@ forces a reader. Every reader raises `InputError(message, path, line)` on malfor
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from ...lab.errors import InputError
+from ...lab.errors import InputError, quote
 from ..model import Puzzle
 from . import non, olsak, pbnxml, plain, puzzlekit, pynogram, pzl
 from ._text import read_text
@@ -71,9 +71,16 @@ def sniff(text: str, path: str) -> str:
                      f"({', '.join(FORMATS)})", path, 1)
 
 
+def _exists(path: str) -> bool:
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        return False
+
+
 def split_spec(spec: str) -> tuple[str, str | None]:
     """'file.json#12' -> ('file.json', '12'); a path that exists as given is never split."""
-    if Path(spec).exists() or "#" not in spec:
+    if "#" not in spec or _exists(spec):
         return spec, None
     path, _, sel = spec.rpartition("#")
     return path, sel
@@ -82,21 +89,17 @@ def split_spec(spec: str) -> tuple[str, str | None]:
 def load(spec: str, fmt: str | None = None) -> list[Puzzle]:
     """The puzzles in `spec` (a path, or `path#N` / `path#id` for one puzzle of a collection)."""
     path, sel = split_spec(str(spec))
+    if fmt is not None and fmt not in FORMATS:
+        raise InputError(f"unknown format {quote(fmt)}; choose one of {', '.join(FORMATS)}")
     p = Path(path)
-    if not p.exists():
-        raise InputError("no such file", path)
-    if p.is_dir():
-        raise InputError("is a directory; give puzzle files", path)
     text = read_text(p)
     if fmt is None:
         fmt = sniff(text, path)
-    elif fmt not in FORMATS:
-        raise InputError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
     if not text.strip():
         raise InputError("empty file", path, 1)
     reader = FORMATS[fmt][0]
     puzzles = reader(text, path, p.stem)
-    for k, pz in enumerate(puzzles):
+    for pz in puzzles:
         pz.source = path if len(puzzles) == 1 else f"{path}#{pz.name.rpartition('#')[2]}"
         pz.format = fmt
     if sel is None:
@@ -108,14 +111,15 @@ def select(puzzles: list[Puzzle], sel: str, path: str) -> Puzzle:
     for pz in puzzles:
         if "#" in pz.name and pz.name.rpartition("#")[2] == sel:
             return pz
-    if sel.isdigit() and 1 <= int(sel) <= len(puzzles):
+    if re.fullmatch(r"[0-9]{1,9}", sel) and 1 <= int(sel) <= len(puzzles):
         return puzzles[int(sel) - 1]
-    raise InputError(f"no puzzle #{sel}: the file holds {len(puzzles)} (use #1..#{len(puzzles)} or an id)", path)
+    raise InputError(f"no puzzle {quote('#' + sel)}: the file holds {len(puzzles)} (use #1..#{len(puzzles)} or an id)",
+                     path)
 
 
 def load_one(spec: str, fmt: str | None = None) -> Puzzle:
     puzzles = load(spec, fmt)
     if len(puzzles) != 1:
-        raise InputError(f"the file holds {len(puzzles)} puzzles; pick one with {split_spec(spec)[0]}#N (1..{len(puzzles)})",
-                         split_spec(spec)[0])
+        path = split_spec(spec)[0]
+        raise InputError(f"the file holds {len(puzzles)} puzzles; pick one with {path}#N (1..{len(puzzles)})", path)
     return puzzles[0]

@@ -8,15 +8,16 @@ bundled in one file separated by a line `====` (`.nonpack`); `file#N` picks the 
 
 from __future__ import annotations
 
+import html
 import re
 
 import numpy as np
 
-from ...lab.errors import InputError
-from ..model import Clue, Puzzle, check_puzzle, parse_hex
+from ...lab.errors import InputError, quote
+from ..model import MAX_SIDE, Clue, Puzzle, check_puzzle, parse_hex
 from ._text import numbered_lines, to_int
 
-_CLUE_TOKEN = re.compile(r"^(\d+)([A-Za-z]?)\S*$")
+_CLUE_TOKEN = re.compile(r"^([0-9]+)([A-Za-z]?)\S*$")
 _KEY = re.compile(r"^\s*([A-Za-z_]+)\b\s*(.*?)\s*$")
 
 
@@ -32,13 +33,15 @@ def _clue(text: str, chars: dict[str, int], path, line: int) -> Clue:
     if not text:
         return []
     out: Clue = []
-    for tok in re.split(r"[,\s]+", text):
-        if not tok:
-            continue
+    tokens = [t for t in re.split(r"[,\s]+", text) if t]
+    if len(tokens) > MAX_SIDE:
+        raise InputError(f"{len(tokens)} blocks in one line; a line has at most {MAX_SIDE} cells", path, line)
+    for tok in tokens:
         m = _CLUE_TOKEN.match(tok)
         if not m:
-            raise InputError(f"bad clue {tok!r}: expected a block length with an optional colour letter", path, line)
-        n, ch = int(m.group(1)), m.group(2)
+            raise InputError(f"bad clue {quote(tok)}: expected a block length with an optional colour letter",
+                             path, line)
+        n, ch = to_int(m.group(1), path, line, "block length"), m.group(2)
         colour = 1
         if ch:
             if ch not in chars:
@@ -81,14 +84,14 @@ def _parse_one(lines: list[tuple[int, str]], path, name: str) -> Puzzle:
             else:
                 height = v
         elif key == "title":
-            title = _unquote(value)
+            title = html.unescape(_unquote(value))
         elif key == "color":
             parts = value.split()
             if len(parts) < 2 or len(parts[0]) != 1:
                 raise InputError("expected `color <letter> #rrggbb`", path, ln)
             hexed = parse_hex(parts[1])
             if hexed is None:
-                raise InputError(f"bad colour {parts[1]!r}: expected #rrggbb", path, ln)
+                raise InputError(f"bad colour {quote(parts[1])}: expected #rrggbb", path, ln)
             colors[parts[0]] = hexed
         elif key in ("rows", "columns"):
             count = height if key == "rows" else width
@@ -110,7 +113,8 @@ def _parse_one(lines: list[tuple[int, str]], path, name: str) -> Puzzle:
         elif key == "goal":
             goal_text, goal_line = _unquote(value), ln
             if not goal_text and width and height:  # pbnsolve's variant: the image on the next lines
-                while i < len(lines) and len(goal_text) < width * height and re.match(r"^\s*[0-9A-Za-z.]+\s*$", lines[i][1]):
+                while (i < len(lines) and len(goal_text) < width * height
+                       and re.match(r"^\s*[0-9A-Za-z.]+\s*$", lines[i][1])):
                     goal_text += lines[i][1].strip()
                     i += 1
     if width is None or height is None or rows is None or cols is None:
@@ -149,9 +153,9 @@ def _parse_one(lines: list[tuple[int, str]], path, name: str) -> Puzzle:
             elif ch in index:
                 vals.append(index[ch])
             else:
-                raise InputError(f"goal uses an unknown colour {ch!r}", path, goal_line)
+                raise InputError(f"goal uses an unknown colour {quote(ch)}", path, goal_line)
         goal = np.array(vals, dtype=np.int8).reshape(height, width)
-    puzzle = Puzzle(name=name, rows=rows, cols=cols, palette=palette, goal=goal, format="non", note=title)
+    puzzle = Puzzle(name=name, rows=rows, cols=cols, palette=palette, goal=goal, format="non", note=title, title=title)
     return check_puzzle(puzzle, path, first_line)
 
 
@@ -178,7 +182,8 @@ def write(p: Puzzle) -> str:
     def ch(c: int) -> str:
         return "" if p.is_bw else letters[c - 1]
 
-    out = [f'title "{p.name}"', f"width {p.width}", f"height {p.height}"]
+    title = html.escape(p.title or p.name, quote=True)  # the format's strings may hold HTML escapes
+    out = [f'title "{title}"', f"width {p.width}", f"height {p.height}"]
     if not p.is_bw:
         out += [f"color {letters[c - 1]} {p.palette[c]}" for c in range(1, p.ncolors)]
     out.append("")

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 
-from ...lab.errors import InputError
-from ..model import Clue, Puzzle, check_puzzle, color_from_name
-from ._text import numbered_lines
+from ...lab.errors import InputError, quote
+from ..model import MAX_SIDE, Clue, Puzzle, check_puzzle, color_from_name
+from ._text import check_count, numbered_lines, to_int
 
-_BLOCK = re.compile(r"^(\d+)(\S?)$")
+_BLOCK = re.compile(r"^([0-9]+)(\S?)$")
 
 
 def parse(text: str, path, stem: str) -> list[Puzzle]:
@@ -50,15 +50,15 @@ def parse(text: str, path, stem: str) -> list[Puzzle]:
                     raise InputError("bad colour declaration: expected `x:y  name` (e.g. `r:r  red`)", path, cl)
                 key, desc = m.group(1), m.group(3)
                 if "/" in desc or "\\" in desc:
-                    raise InputError(f"triangle colour {desc!r} is not supported", path, cl)
+                    raise InputError(f"triangle colour {quote(desc)} is not supported", path, cl)
                 hexed = color_from_name(desc)
                 if hexed is None:
-                    raise InputError(f"unknown colour {desc!r}: use a colour name or #rrggbb", path, cl)
+                    raise InputError(f"unknown colour {quote(desc)}: use a colour name or #rrggbb", path, cl)
                 if key == "0":
                     palette[0] = hexed
                     continue
                 if key in suffix:
-                    raise InputError(f"colour {key!r} is declared twice", path, cl)
+                    raise InputError(f"colour {quote(key)} is declared twice", path, cl)
                 suffix[key] = len(palette)
                 palette.append(hexed)
                 if key == "1":
@@ -78,19 +78,23 @@ def parse(text: str, path, stem: str) -> list[Puzzle]:
             ln, t = lines[pos]
             pos += 1
             clue: Clue = []
-            for tok in t.split():
+            tokens = t.split()
+            if len(tokens) > MAX_SIDE:
+                raise InputError(f"{len(tokens)} blocks in one line; a line has at most {MAX_SIDE} cells", path, ln)
+            for tok in tokens:
                 m = _BLOCK.match(tok)
                 if not m:
-                    raise InputError(f"bad block {tok!r}: expected a length with an optional colour suffix", path, ln)
-                n, ch = int(m.group(1)), m.group(2)
+                    raise InputError(f"bad block {quote(tok)}: expected a length with an optional colour suffix",
+                                     path, ln)
+                n, ch = to_int(m.group(1), path, ln, "block length"), m.group(2)
                 if ch:
                     if ch not in suffix:
-                        raise InputError(f"block {tok!r} uses colour {ch!r}, which is not declared", path, ln)
+                        raise InputError(f"block {quote(tok)} uses colour {quote(ch)}, which is not declared", path, ln)
                     colour = suffix[ch]
                 else:
                     if default == 0:
-                        raise InputError(f"block {tok!r} has no colour suffix and no default colour (`1:`) is declared",
-                                         path, ln)
+                        raise InputError(f"block {quote(tok)} has no colour suffix and no default colour (`1:`) "
+                                         "is declared", path, ln)
                     colour = default
                 if n == 0:
                     if len(t.split()) == 1:
@@ -98,6 +102,7 @@ def parse(text: str, path, stem: str) -> list[Puzzle]:
                     raise InputError("block length 0 is only allowed alone, for an empty line", path, ln)
                 clue.append((n, colour))
             clues.append(clue)
+            check_count("lines in a section", len(clues), path, ln)
         sections.append(clues)
         if pos >= len(lines) and len(sections) < 2:
             raise InputError("file ends after the row clues: expected `:` and the column clues", path, lines[-1][0])

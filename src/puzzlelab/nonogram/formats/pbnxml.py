@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import xml.parsers.expat
 from dataclasses import dataclass, field
+from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from ...lab.errors import InputError
-from ..model import Clue, Puzzle, check_puzzle, color_from_name, parse_hex
+from ...lab.errors import InputError, quote
+from ..model import MAX_COLORS, MAX_SIDE, Clue, Puzzle, check_puzzle, color_from_name, parse_hex
+from ._text import check_count, to_int
 
 
 @dataclass
@@ -24,10 +26,10 @@ class _Node:
     children: list = field(default_factory=list)
     text: str = ""
 
-    def find_all(self, tag: str) -> list["_Node"]:
+    def find_all(self, tag: str) -> list[_Node]:
         return [c for c in self.children if c.tag == tag]
 
-    def find(self, tag: str) -> "_Node | None":
+    def find(self, tag: str) -> _Node | None:
         for c in self.children:
             if c.tag == tag:
                 return c
@@ -70,14 +72,19 @@ def _puzzle(node: _Node, path, name: str) -> Puzzle:
             raise InputError("<color> without a name", path, c.line)
         hexed = parse_hex(c.text) or color_from_name(c.text or cname)
         if hexed is None:
-            raise InputError(f"colour {cname!r}: cannot read {c.text.strip()!r} as RRGGBB", path, c.line)
+            raise InputError(f"colour {quote(cname)}: cannot read {quote(c.text.strip())} as RRGGBB", path, c.line)
         declared[cname] = (hexed, c.attrs.get("char", ""), c.line)
+        if len(declared) > MAX_COLORS + 2:
+            raise InputError(f"more than {MAX_COLORS} colours declared", path, c.line)
     for builtin, hexed in (("white", "#ffffff"), ("black", "#000000")):
         declared.setdefault(builtin, (hexed, "." if builtin == "white" else "X", node.line))
     if background_name not in declared:
-        raise InputError(f"background colour {background_name!r} is not declared", path, node.line)
+        raise InputError(f"backgroundcolor {quote(background_name)} is not declared", path, node.line)
+    if default_name not in declared:
+        raise InputError(f"defaultcolor {quote(default_name)} is not declared", path, node.line)
     # Palette: background first, then the default colour, then the others in order of declaration.
-    order = [background_name, default_name] + [n for n in declared if n not in (background_name, default_name)]
+    order = [background_name] + [n for n in [default_name] + list(declared) if n != background_name]
+    order = list(dict.fromkeys(order))
     index = {n: i for i, n in enumerate(order)}
     used = set()
 
@@ -85,22 +92,27 @@ def _puzzle(node: _Node, path, name: str) -> Puzzle:
     for cl in node.find_all("clues"):
         kind = cl.attrs.get("type")
         if kind not in ("rows", "columns"):
-            raise InputError(f"<clues type={kind!r}>: expected rows or columns", path, cl.line)
+            raise InputError(f"<clues type={quote(kind or '')}>: expected rows or columns", path, cl.line)
         lines: list[Clue] = []
         for ln in cl.find_all("line"):
             clue: Clue = []
-            for cnt in ln.find_all("count"):
+            counts = ln.find_all("count")
+            if len(counts) > MAX_SIDE:
+                raise InputError(f"{len(counts)} blocks in one line; a line has at most {MAX_SIDE} cells",
+                                 path, ln.line)
+            for cnt in counts:
                 cname = cnt.attrs.get("color", default_name)
                 if cname not in index:
-                    raise InputError(f"count uses colour {cname!r}, which is not declared", path, cnt.line)
-                t = cnt.text.strip()
-                if not t.isdigit() or int(t) <= 0:
-                    raise InputError(f"count {t!r} is not a positive integer", path, cnt.line)
+                    raise InputError(f"count uses colour {quote(cname)}, which is not declared", path, cnt.line)
+                n = to_int(cnt.text.strip(), path, cnt.line, "block length")
+                if n == 0:
+                    raise InputError("count 0: a block has at least one cell", path, cnt.line)
                 if index[cname] == 0:
-                    raise InputError(f"count in the background colour {cname!r}", path, cnt.line)
-                clue.append((int(t), index[cname]))
+                    raise InputError(f"count in the background colour {quote(cname)}", path, cnt.line)
+                clue.append((n, index[cname]))
                 used.add(cname)
             lines.append(clue)
+            check_count(f"lines in <clues type={kind}>", len(lines), path, ln.line)
         clues[kind] = lines
     for kind in ("rows", "columns"):
         if kind not in clues:
@@ -129,7 +141,8 @@ def _puzzle(node: _Node, path, name: str) -> Puzzle:
             vals = []
             for ch in row:
                 if ch not in by_char:
-                    raise InputError(f"goal image uses an unknown colour character {ch!r}", path, img.line + k + 1)
+                    raise InputError(f"goal image uses an unknown colour character {quote(ch)}", path,
+                                     img.line + k + 1)
                 vals.append(by_char[ch])
             grid.append(vals)
         if len({len(r) for r in grid}) != 1:
@@ -138,7 +151,8 @@ def _puzzle(node: _Node, path, name: str) -> Puzzle:
     title = node.find("title")
     note = node.find("note")
     p = Puzzle(name=name, rows=rows, cols=cols, palette=palette, goal=goal, format="xml",
-               note=" / ".join(x.text.strip() for x in (title, note) if x is not None))
+               note=" / ".join(x.text.strip() for x in (title, note) if x is not None),
+               title=title.text.strip() if title is not None else "")
     return check_puzzle(p, path, node.line)
 
 
@@ -160,19 +174,20 @@ def write(p: Puzzle) -> str:
     names = ["white", "black"] if p.is_bw else ["white"] + [f"c{i}" for i in range(1, p.ncolors)]
     chars = ".X" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"[: max(0, p.ncolors - 2)]
     out = ['<?xml version="1.0"?>', "<puzzleset>",
-           f'<puzzle type="grid" defaultcolor="{names[1]}" backgroundcolor="white">',
-           f"<title>{p.name}</title>"]
+           f"<puzzle type=\"grid\" defaultcolor={quoteattr(names[1])} backgroundcolor=\"white\">",
+           f"<title>{escape(p.title or p.name)}</title>"]
     for i in range(p.ncolors):
-        out.append(f'<color name="{names[i]}" char="{chars[i]}">{p.palette[i].lstrip("#").upper()}</color>')
+        out.append(f"<color name={quoteattr(names[i])} char={quoteattr(chars[i])}>"
+                   f"{escape(p.palette[i].lstrip('#').upper())}</color>")
     for kind, lines in (("columns", p.cols), ("rows", p.rows)):
         out.append(f'<clues type="{kind}">')
         for clue in lines:
-            counts = "".join(f'<count color="{names[c]}">{n}</count>' for n, c in clue)
+            counts = "".join(f"<count color={quoteattr(names[c])}>{n}</count>" for n, c in clue)
             out.append(f"<line>{counts}</line>")
         out.append("</clues>")
     if p.goal is not None:
         out.append('<solution type="goal"><image>')
-        out += ["|" + "".join(chars[v] for v in row) + "|" for row in np.asarray(p.goal).tolist()]
+        out += ["|" + escape("".join(chars[v] for v in row)) + "|" for row in np.asarray(p.goal).tolist()]
         out.append("</image></solution>")
     out += ["</puzzle>", "</puzzleset>"]
     return "\n".join(out) + "\n"

@@ -4,7 +4,8 @@
 - `.mk` (Mirek Olšák): `H W`, then the row lines, a line `#`, then the column lines.
 - Keen (Kyle Keen's solver, version 2; `.txt`): row lines, one blank line, column lines.
 - 25x25 tournament (TAAI/ICGA/TCGA, `.txt`): many puzzles, each `$N`, then N column lines and
-  N row lines (tab separated); `file#N` picks one. A sibling `solution/` file gives the goals.
+  N row lines (tab separated; an empty line is an empty clue); `file#N` picks one. A sibling
+  `solution/` file gives the goals.
 In all of them a line `0` is an empty line; numbers are separated by blanks, tabs or commas.
 """
 
@@ -15,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ...lab.errors import InputError
-from ..model import Clue, Puzzle, check_puzzle
-from ._text import int_clue, numbered_lines, read_text, to_int
+from ...lab.errors import InputError, quote
+from ..model import MAX_SIDE, Clue, Puzzle, check_puzzle
+from ._text import check_count, int_clue, numbered_lines, read_text, to_int
 
 
 def _tokens(text: str) -> list[str]:
@@ -33,6 +34,10 @@ def _content(text: str) -> list[tuple[int, str]]:
 
 
 def _clue_lines(lines: list[tuple[int, str]], path) -> list[Clue]:
+    """One clue per line (rows or columns of one puzzle); more lines than any side may have is an error."""
+    if len(lines) > MAX_SIDE:
+        raise InputError(f"more than {MAX_SIDE} clue lines for one side; a side has at most {MAX_SIDE} cells", path,
+                         lines[MAX_SIDE][0])
     return [int_clue(_tokens(t) or ["0"], path, ln) for ln, t in lines]
 
 
@@ -75,7 +80,8 @@ def parse_mk(text: str, path, stem: str) -> list[Puzzle]:
     else:  # Olšák's own files often omit the '#'
         rows_l, cols_l = body[:height], body[height:]
     if len(rows_l) != height:
-        raise InputError(f"expected {height} row lines, found {len(rows_l)}", path, (rows_l or body or [(ln0, "")])[-1][0])
+        raise InputError(f"expected {height} row lines, found {len(rows_l)}", path,
+                         (rows_l or body or [(ln0, "")])[-1][0])
     if len(cols_l) != width:
         raise InputError(f"expected {width} column lines, found {len(cols_l)}", path,
                          (cols_l[width][0] if len(cols_l) > width else (cols_l or body or [(ln0, "")])[-1][0]))
@@ -98,35 +104,69 @@ def parse_keen(text: str, path, stem: str) -> list[Puzzle]:
                          path, lines[blanks[1]][0])
     rows_l, cols_l = lines[: blanks[0]], lines[blanks[0] + 1:]
     for ln, t in rows_l + cols_l:
-        if not re.match(r"^[\d\s,]+$", t):
-            raise InputError(f"expected block lengths, found {t.strip()!r}", path, ln)
+        if not re.match(r"^[0-9\s,]+$", t):
+            raise InputError(f"expected block lengths, found {quote(t.strip())}", path, ln)
     p = Puzzle(name=stem, rows=_clue_lines(rows_l, path), cols=_clue_lines(cols_l, path), format="keen")
     return [check_puzzle(p, path, lines[0][0])]
 
 
 def _solution_goals(path) -> dict[str, np.ndarray]:
-    """Goals from the sibling `solution/<same name>` file of a tournament `question/` file, if any."""
+    """Goals from the sibling `solution/<same name>` file of a tournament `question/` file, if any.
+
+    A goal that is not a grid of 0/1 rows of one length is an error at its line in the solution file.
+    """
     p = Path(path)
     sol = p.parent.parent / "solution" / p.name
     if p.parent.name != "question" or not sol.is_file():
         return {}
     goals: dict[str, np.ndarray] = {}
-    current, rows = None, []
-    for line in read_text(sol).split("\n"):
+    current, rows, start = None, [], 0
+
+    def close():
+        if current is not None:
+            if not rows or len({len(r) for r in rows}) != 1:
+                raise InputError(f"solution ${current}: expected rows of 0/1 of one length", sol, start)
+            goals[current] = np.array(rows, dtype=np.int8)
+
+    for ln, line in numbered_lines(read_text(sol)):
         line = line.strip()
         if line.startswith("$"):
-            if current is not None:
-                goals[current] = np.array(rows, dtype=np.int8)
-            current, rows = line[1:].strip(), []
+            close()
+            current, rows, start = line[1:].strip(), [], ln
         elif line and current is not None:
-            rows.append([int(x) for x in line.split()])
-    if current is not None:
-        goals[current] = np.array(rows, dtype=np.int8)
+            cells = line.split()
+            if any(c not in ("0", "1") for c in cells):
+                raise InputError(f"solution ${current}: expected 0 or 1, found {quote(line)}", sol, ln)
+            rows.append([int(c) for c in cells])
+            check_count("solution rows", len(rows), sol, ln)
+    close()
     return goals
 
 
+def _split_tournament_body(body: list[tuple[int, str]]) -> list[tuple[int, str]] | None:
+    """The 2N clue lines of a `$N` block: an empty line is an empty clue (as the published sets write it).
+
+    Blank lines that end the block may also separate puzzles: of the readings that drop 0, 1, 2, ...
+    of them and leave an even number of lines, the first whose row and column clues add up to the
+    same number of cells wins (else the first even one); None when no reading is even.
+    """
+    trailing = 0
+    while trailing < len(body) and not body[len(body) - 1 - trailing][1].strip():
+        trailing += 1
+    readings = [body[: len(body) - k] for k in range(trailing + 1) if (len(body) - k) % 2 == 0 and len(body) > k]
+    if not readings:
+        return None
+
+    def balanced(lines):
+        n = len(lines) // 2
+        total = [sum(int(t) for t in _tokens(x) if t.isdecimal() and len(t) < 6) for _, x in lines]
+        return sum(total[:n]) == sum(total[n:])
+
+    return next((r for r in readings if balanced(r)), readings[0])
+
+
 def parse_tournament(text: str, path, stem: str) -> list[Puzzle]:
-    lines = _content(text)
+    lines = [(i + 1, t.rstrip("\r")) for i, t in enumerate(text.splitlines())]
     blocks: list[tuple[int, str, list[tuple[int, str]]]] = []
     for ln, t in lines:
         s = t.strip()
@@ -142,12 +182,13 @@ def parse_tournament(text: str, path, stem: str) -> list[Puzzle]:
     goals = _solution_goals(path)
     out = []
     for ln, label, body in blocks:
-        body = [(bl, t) for bl, t in body if t.strip()]
-        if len(body) % 2:
+        clue_lines = _split_tournament_body(body)
+        if clue_lines is None:
             raise InputError(f"puzzle ${label} has {len(body)} clue lines; expected N column lines and N row lines",
                              path, ln)
-        n = len(body) // 2
-        clues = _clue_lines(body, path)
+        n = len(clue_lines) // 2
+        check_count("rows", n, path, ln)
+        clues = _clue_lines(clue_lines, path)
         goal = goals.get(label)
         if goal is not None and goal.shape != (n, n):
             goal = None
@@ -162,7 +203,7 @@ def parse_spoj(text: str, path, stem: str) -> list[Puzzle]:
     lines = [(ln, _tokens(t)) for ln, t in _content(text) if t.strip()]
     if not lines or len(lines[0][1]) != 1:
         raise InputError("expected the number of puzzles on the first line", path, lines[0][0] if lines else 1)
-    count = to_int(lines[0][1][0], path, lines[0][0], "number of puzzles")
+    count = to_int(lines[0][1][0], path, lines[0][0], "number of puzzles", maximum=1_000_000)
     pos = 1
     out = []
     for k in range(count):

@@ -11,7 +11,7 @@ import re
 
 import numpy as np
 
-from ...lab.errors import InputError
+from ...lab.errors import InputError, quote
 from ..model import Puzzle, check_puzzle
 from ._text import int_clue, to_int
 
@@ -23,14 +23,14 @@ def _line_of_key(text: str, key: str) -> int:
 
 def _one(key: str, entry: dict, text: str, path, stem: str) -> Puzzle:
     ln = None  # the entry's line is looked up only when an error needs it (see parse)
-    where = f"entry {key!r}"
+    where = f"entry {quote(key)}"
     problem = entry.get("problem") if isinstance(entry, dict) else None
     if not isinstance(problem, str):
         raise InputError(f"{where} has no \"problem\" text", path, ln)
     lines = [t for t in problem.strip().split("\n")]
     head = lines[0].split()
     if len(head) != 2:
-        raise InputError(f"{where}: problem starts with {lines[0]!r}, expected `rows columns`", path, ln)
+        raise InputError(f"{where}: problem starts with {quote(lines[0])}, expected `rows columns`", path, ln)
     height, width = to_int(head[0], path, ln, "row count"), to_int(head[1], path, ln, "column count")
     body = lines[1:]
     if len(body) != width + height:
@@ -55,6 +55,8 @@ def parse(text: str, path, stem: str) -> list[Puzzle]:
         doc = json.loads(text)
     except json.JSONDecodeError as err:
         raise InputError(f"not valid JSON: {err.msg}", path, err.lineno) from None
+    except (ValueError, RecursionError) as err:  # a number too long to convert, nesting too deep
+        raise InputError(f"not valid JSON: {err}", path) from None
     data = doc.get("data") if isinstance(doc, dict) else None
     if not isinstance(data, dict):
         raise InputError("expected an object with a \"data\" object of puzzles", path, 1)

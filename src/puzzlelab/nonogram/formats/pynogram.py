@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
-from ...lab.errors import InputError
-from ..model import Clue, Puzzle, check_puzzle, color_from_name
-from ._text import numbered_lines
+from ...lab.errors import InputError, quote
+from ..model import MAX_COLORS, MAX_SIDE, Clue, Puzzle, check_puzzle, color_from_name
+from ._text import numbered_lines, to_int
 
-_BLOCK = re.compile(r"^(\d+)([A-Za-z_][\w-]*)?$")
+_BLOCK = re.compile(r"^([0-9]+)([A-Za-z_][\w-]*)?$")
 
 
 def _strip_comment(t: str) -> str:
@@ -45,14 +45,20 @@ def _items(value_lines: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 def _clues(items: list[tuple[int, str]], colours: dict[str, int], path) -> list[Clue]:
     out = []
+    if len(items) > MAX_SIDE:
+        raise InputError(f"more than {MAX_SIDE} clues for one side; a side has at most {MAX_SIDE} cells", path,
+                         items[MAX_SIDE][0])
     for ln, item in items:
         clue: Clue = []
         toks = item.split()
+        if len(toks) > MAX_SIDE:
+            raise InputError(f"{len(toks)} blocks in one line; a line has at most {MAX_SIDE} cells", path, ln)
         for tok in toks:
             m = _BLOCK.match(tok)
             if not m:
-                raise InputError(f"bad block {tok!r}: expected a length with an optional colour name (e.g. 2g)", path, ln)
-            n, name = int(m.group(1)), m.group(2)
+                raise InputError(f"bad block {quote(tok)}: expected a length with an optional colour name (e.g. 2g)",
+                                 path, ln)
+            n, name = to_int(m.group(1), path, ln, "block length"), m.group(2)
             if n == 0:
                 if len(toks) == 1:
                     continue
@@ -61,7 +67,8 @@ def _clues(items: list[tuple[int, str]], colours: dict[str, int], path) -> list[
                 colour = colours.setdefault("black", len(colours) + 1) if "black" not in colours else colours["black"]
             else:
                 if name not in colours:
-                    raise InputError(f"block {tok!r} uses colour {name!r}, which [colors] does not define", path, ln)
+                    raise InputError(f"block {quote(tok)} uses colour {quote(name)}, which [colors] does not define",
+                                     path, ln)
                 colour = colours[name]
             clue.append((n, colour))
         out.append(clue)
@@ -74,11 +81,14 @@ def _colour_defs(items: list[tuple[int, str]], path) -> tuple[dict[str, int], li
     for ln, item in items:
         m = re.match(r"^\s*([\w-]+)\s*=\s*(\([^)]*\)|\S+)\s*(\S)?\s*$", item)
         if not m:
-            raise InputError(f"bad colour definition {item!r}: expected `name = (desc) char`", path, ln)
+            raise InputError(f"bad colour definition {quote(item)}: expected `name = (desc) char`", path, ln)
         name, desc = m.group(1), m.group(2)
         hexed = color_from_name(desc)
         if hexed is None:
-            raise InputError(f"colour {name!r}: cannot read {desc!r} (SVG name, (r, g, b) or RRGGBB)", path, ln)
+            raise InputError(f"colour {quote(name)}: cannot read {quote(desc)} (SVG name, (r, g, b) or RRGGBB)",
+                             path, ln)
+        if name not in index and len(index) >= MAX_COLORS:
+            raise InputError(f"more than {MAX_COLORS} colours defined", path, ln)
         index[name] = len(palette)
         palette.append(hexed)
     return index, palette
@@ -93,7 +103,7 @@ def _build(sections: dict[str, dict[str, list[tuple[int, str]]]], path, stem: st
             raise InputError(f"[clues] has no `{key} =`", path, first)
     colour_items = sections.get("colors", {}).get("defs", [])
     if not colour_items:
-        colour_items = [(ln, f"{k} = {v[0][1]}") for k, v in sections.get("colors", {}).items() if v]
+        colour_items = [(v[0][0], f"{k} = {v[0][1]}") for k, v in sections.get("colors", {}).items() if v]
     index, palette = _colour_defs(colour_items, path)
     colours = dict(index)
     cols = _clues(_items(clues["columns"]), colours, path)
@@ -133,7 +143,7 @@ def parse(text: str, path, stem: str) -> list[Puzzle]:
         if current is sections.get("colors"):
             kv = kv or re.match(r"^\s*([\w-]+)\s*=\s*(.*)$", raw)
             if not kv:
-                raise InputError(f"bad colour definition {stripped!r}: expected `name = (desc) char`", path, ln)
+                raise InputError(f"bad colour definition {quote(stripped)}: expected `name = (desc) char`", path, ln)
             current.setdefault("defs", []).append((ln, f"{kv.group(1)} = {_strip_comment(kv.group(2))}"))
             key = None
             continue
@@ -142,7 +152,7 @@ def parse(text: str, path, stem: str) -> list[Puzzle]:
             current[key] = [(ln, kv.group(2))]
             continue
         if key is None:
-            raise InputError(f"unexpected line {stripped!r}: expected `key = value`", path, ln)
+            raise InputError(f"unexpected line {quote(stripped)}: expected `key = value`", path, ln)
         current[key].append((ln, raw))
     return [_build(sections, path, stem, "pynogram", first)]
 
@@ -154,8 +164,10 @@ def parse_toml(text: str, path, stem: str) -> list[Puzzle]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        m = re.search(r"line (\d+)", str(err))
+        m = re.search(r"line ([0-9]{1,9})", str(err))
         raise InputError(f"not valid TOML: {err}", path, int(m.group(1)) if m else None) from None
+    except (ValueError, RecursionError) as err:  # a number too long to convert, nesting too deep
+        raise InputError(f"not valid TOML: {err}", path) from None
     lines = text.split("\n")
 
     def line_of(key: str) -> int:
@@ -165,7 +177,14 @@ def parse_toml(text: str, path, stem: str) -> list[Puzzle]:
         return 1
 
     sections: dict[str, dict[str, list[tuple[int, str]]]] = {}
-    clues = data.get("clues", {})
+    if "clues" not in data:
+        raise InputError("no [clues] table", path, 1)
+    clues = data["clues"]
+    colors = data.get("colors", {})
+    if not isinstance(clues, dict):
+        raise InputError("`clues` must be a table with `columns` and `rows`", path, line_of("clues"))
+    if not isinstance(colors, dict) or not isinstance(colors.get("defs", []), list):
+        raise InputError("`colors` must be a table with a list `defs`", path, line_of("colors"))
     sections["clues"] = {}
     for key in ("columns", "rows"):
         if key in clues:
@@ -174,8 +193,6 @@ def parse_toml(text: str, path, stem: str) -> list[Puzzle]:
                 value = "\n".join(str(v) for v in value)
             base = line_of(key)
             sections["clues"][key] = [(base + k, t) for k, t in enumerate(str(value).split("\n"))]
-    defs = data.get("colors", {}).get("defs", [])
+    defs = colors.get("defs", [])
     sections["colors"] = {"defs": [(line_of("defs"), str(d)) for d in defs]}
-    if "clues" not in data:
-        raise InputError("no [clues] table", path, 1)
     return [_build(sections, path, stem, "toml", line_of("columns"))]

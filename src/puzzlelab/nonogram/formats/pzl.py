@@ -9,11 +9,13 @@ Black-and-white variant: `R C`, then lines `k len len ...`. Blank lines are igno
 from __future__ import annotations
 
 from ...lab.errors import InputError
-from ..model import BW_PALETTE, Clue, Puzzle, check_puzzle, parse_hex
+from ..model import BW_PALETTE, MAX_COLORS, MAX_SIDE, Clue, Puzzle, check_puzzle, parse_hex
 from ._text import numbered_lines, to_int
 
 
 def _clue_line(tokens: list[str], ln: int, path, colour_of: dict | None) -> Clue:
+    if len(tokens) > 1 + 4 * MAX_SIDE:
+        raise InputError(f"{len(tokens)} numbers in one line; a line has at most {MAX_SIDE} cells", path, ln)
     nums = [to_int(t, path, ln) for t in tokens]
     k = nums[0]
     per = 1 if colour_of is None else 4
@@ -46,7 +48,7 @@ def parse(text: str, path, stem: str) -> list[Puzzle]:
     colour_of = None
     palette = list(BW_PALETTE)
     if len(toks) == 1:  # colour variant
-        count = to_int(toks[0], path, ln, "number of colours")
+        count = to_int(toks[0], path, ln, "number of colours", maximum=MAX_COLORS)
         if count < 1:
             raise InputError("the palette needs at least one colour", path, ln)
         palette = ["#ffffff"]

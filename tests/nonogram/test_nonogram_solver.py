@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from conftest import REPO, corpus
-
 from puzzlelab.nonogram.formats import load, load_one
 from puzzlelab.nonogram.generate import generate
 from puzzlelab.nonogram.linesolve import solve_line, windows
@@ -76,7 +75,7 @@ def test_line_solver_matches_enumeration():
         mk = max(1, k)
         slots = sorted({c for _, c in clue})
         lo, hi = windows(clue, n)
-        def arr(xs):
+        def arr(xs, mk=mk):
             xs = list(xs)
             return np.array(xs + [0] * (mk - len(xs)), dtype=np.int64)
 
@@ -159,7 +158,7 @@ def test_solving_is_deterministic():
     p = generate(25, 25, 0.5, 1, 1, seed=3)[0]
     a, b = solve(p), solve(p)
     assert a.status == b.status and a.stats == b.stats
-    assert all(np.array_equal(x, y) for x, y in zip(a.solutions, b.solutions))
+    assert all(np.array_equal(x, y) for x, y in zip(a.solutions, b.solutions, strict=True))
 
 
 # --- facts stated by the corpora ---------------------------------------------------------------------
@@ -260,3 +259,73 @@ def test_keen_karate_has_several_solutions():
     res = solve(p, Options(timeout=120))
     assert res.status == "multiple"
     assert all(satisfies(p, s) for s in res.solutions)
+
+
+# --- the bit-parallel line solver, the SAT back-end and the portfolio ---------------------------------
+
+def test_bit_line_solver_matches_enumeration():
+    from puzzlelab.nonogram.bitline import solve_bits
+
+    rng = random.Random(11)
+    tab = np.zeros((4, 64), dtype=np.int64)
+    for _ in range(1500):
+        n = rng.randint(1, 11)
+        img = [1 if rng.random() < 0.55 else 0 for _ in range(n)]
+        clue = [length for length, _ in runs(np.array(img))]
+        o = z = 0
+        for c in range(n):
+            r = rng.random()
+            o |= (1 << c) if r >= 0.15 else 0  # 15%: known white
+            z |= (1 << c) if r < 0.15 or r >= 0.3 else 0  # 15%: known black
+        exp_o = exp_z = 0
+        feasible = False
+        for v in itertools.product((0, 1), repeat=n):
+            if all((o if v[c] else z) >> c & 1 for c in range(n)) and [x for x, _ in runs(np.array(v))] == clue:
+                feasible = True
+                for c in range(n):
+                    exp_o |= v[c] << c
+                    exp_z |= (1 - v[c]) << c
+        ok, o2, z2 = solve_bits(np.int64(o), np.int64(z), n, np.array(clue + [0], dtype=np.int64), len(clue), tab)
+        assert ok == feasible, (clue, bin(o), bin(z))
+        if ok:
+            assert (o2, z2) == (exp_o, exp_z), (clue, bin(o), bin(z))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_sat_back_end_agrees_with_brute_force(seed):
+    from puzzlelab.nonogram import sat
+    from puzzlelab.nonogram.satenc import Lines
+    from puzzlelab.nonogram.solver import layout
+
+    rng = random.Random(100 + seed)
+    for _ in range(12):
+        colours = rng.choice([1, 1, 2, 3])
+        p = random_puzzle(rng, rng.randint(2, 4), rng.randint(2, 4), colours, rng.choice([0.4, 0.6]))
+        truth = count_solutions(p)
+        laid = layout(p)
+        grid = np.full(p.height * p.width, (1 << p.ncolors) - 1, dtype=np.int64)
+        search = sat.SatSearch(grid, p.ncolors, Lines(*laid[0][:3]), (p.height, p.width), 2)
+        while not search.step(100):
+            pass
+        search.close()
+        assert len(search.solutions) == len(truth) and search.complete == (len(truth) < 2)
+        assert all(satisfies(p, s) for s in search.solutions)
+        if len(truth) == 1:
+            assert np.array_equal(search.solutions[0], truth[0])
+
+
+def test_engines_and_portfolio_agree_on_random_puzzles():
+    # Random 20x20 puzzles (the tournament's kind, smaller): the bit engine, the colour-mask engine and the
+    # line search handing over to SAT at once give the same statuses and valid solutions.
+    puzzles = generate(20, 20, 0.45, 1, 4, seed=17)
+    for p in puzzles:
+        answers = []
+        for opts in (Options(), Options(bits=False), Options(sat_after=0), Options(sat=False)):
+            res = solve(p, opts)
+            assert all(satisfies(p, s) for s in res.solutions)
+            answers.append(res.status)
+            if res.status == "unique":
+                assert np.array_equal(res.solutions[0], p.goal) or not satisfies(p, p.goal)
+        assert len(set(answers)) == 1, answers
+        one = solve(p, Options(max_solutions=1, sat_after=0))
+        assert one.status in ("solved", "unique") and satisfies(p, one.solutions[0])

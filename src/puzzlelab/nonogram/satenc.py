@@ -1,0 +1,273 @@
+"""The puzzle as CNF for a CDCL SAT solver: every line as the layered automaton of its clue.
+
+A cell takes one value (background or a colour): one-hot literals `value(cell, c)` (black and
+white: one variable, black = true). A line's clue is the regular language 0* c1^l1 (g) 0* c2^l2 ...
+where g is the background cell two blocks of the same colour need between them; after i cells the
+automaton is in state m = symbols of the minimal pattern matched so far. States that no accepting
+run through the cells' current values visits are dropped; the others become variables s(i, m), each
+transition (i, m -> m') a variable t with
+    t -> s(i, m),  t -> value(cell i, symbol),  t -> s(i+1, m'),
+    s(i, m) -> OR of its outgoing t,  s(i+1, m') -> OR of its incoming t,
+    value(cell i, c) -> OR of the transitions at i that read c,
+so that unit propagation alone does what the line solver does (generalised arc consistency of every
+line: Bacchus, "GAC via unit propagation", CP 2007) and the solver's clause learning works across
+lines. Cells already decided become unit clauses; their lines' automata shrink to the runs they allow.
+
+The kernel runs twice: once counting variables, clauses and literals, once writing them (DIMACS
+order: literals, 0 after each clause) into an array of exactly that size.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..lab.jit import kernel
+
+
+class Lines(NamedTuple):
+    """The clue of every line (rows, then columns), as `solver.layout` lays them out."""
+
+    meta: np.ndarray  # (lines, 4): cells, first cell index, stride, blocks
+    blen: np.ndarray  # (lines, max blocks) block lengths
+    bcol: np.ndarray  # (lines, max blocks) block colours
+
+
+class Work(NamedTuple):
+    """Scratch for one line's automaton (layers x states, both at most the longest line + 1)."""
+
+    pat: np.ndarray  # symbols of the minimal pattern
+    fwd: np.ndarray  # (layers * states) reachable from the start
+    live: np.ndarray  # (layers * states) on an accepting run
+    sid: np.ndarray  # (layers * states) variable of a live state
+    tadv: np.ndarray  # (layers * states) variable of the transition that reads pat[m] (0: none)
+    tstay: np.ndarray  # (layers * states) variable of the transition that stays on background
+
+
+class Cnf(NamedTuple):
+    """The output: `counts` = [variables, clauses, literals written incl. the 0s]; `lits` when filling."""
+
+    counts: np.ndarray
+    lits: np.ndarray
+    cellvar: np.ndarray  # (cells, colours) literal of value(cell, colour), 0 when the colour is excluded
+
+
+@kernel
+def _put(cnf, fill, lit):
+    c = cnf.counts
+    if fill:
+        cnf.lits[c[2]] = lit
+    c[2] += 1
+
+
+@kernel
+def _end(cnf, fill):
+    c = cnf.counts
+    if fill:
+        cnf.lits[c[2]] = 0
+    c[2] += 1
+    c[1] += 1
+
+
+@kernel
+def _new(cnf):
+    cnf.counts[0] += 1
+    return np.int32(cnf.counts[0])
+
+
+@kernel
+def _stays(pat, m, L):
+    """The automaton may read a background cell without moving in state m (an optional gap)."""
+    if m == 0 or m == L:
+        return True
+    if pat[m - 1] == 0:
+        return True
+    return pat[m] != 0 and pat[m] != pat[m - 1]
+
+
+@kernel
+def _cells(grid, ncolors, cnf, fill):
+    """Literals of every cell's values: one variable per cell (b/w) or per allowed colour, one-hot."""
+    ncell = grid.shape[0]
+    for idx in range(ncell):
+        m = grid[idx]
+        if ncolors == 2:
+            v = _new(cnf)
+            cnf.cellvar[idx, 1] = v
+            cnf.cellvar[idx, 0] = -v
+            if m == 1:
+                _put(cnf, fill, -v)
+                _end(cnf, fill)
+            elif m == 2:
+                _put(cnf, fill, v)
+                _end(cnf, fill)
+            continue
+        first = cnf.counts[0] + 1
+        for c in range(ncolors):
+            if m >> c & 1:
+                cnf.cellvar[idx, c] = _new(cnf)
+            else:
+                cnf.cellvar[idx, c] = 0
+        last = cnf.counts[0]
+        for v in range(first, last + 1):  # at least one value
+            _put(cnf, fill, v)
+        _end(cnf, fill)
+        for a in range(first, last + 1):  # at most one
+            for b in range(a + 1, last + 1):
+                _put(cnf, fill, -a)
+                _put(cnf, fill, -b)
+                _end(cnf, fill)
+
+
+@kernel
+def _line(grid, lines, line, wk, cnf, fill):
+    """Clauses of one line's automaton; False when no run fits the cells (the puzzle has no solution)."""
+    n = lines.meta[line, 0]
+    start = lines.meta[line, 1]
+    stride = lines.meta[line, 2]
+    k = lines.meta[line, 3]
+    pat = wk.pat
+    L = 0
+    for j in range(k):
+        if j > 0 and lines.bcol[line, j - 1] == lines.bcol[line, j]:
+            pat[L] = 0
+            L += 1
+        for _ in range(lines.blen[line, j]):
+            pat[L] = lines.bcol[line, j]
+            L += 1
+    pat[L] = 0
+    W = L + 1
+    fwd, live, sid, tadv, tstay = wk.fwd, wk.live, wk.sid, wk.tadv, wk.tstay
+    for x in range((n + 1) * W):
+        fwd[x] = 0
+        live[x] = 0
+    fwd[0] = 1
+    for i in range(n):
+        mask = grid[start + i * stride]
+        lo = max(0, L - (n - i))
+        hi = min(i, L)
+        for m in range(lo, hi + 1):
+            if fwd[i * W + m] == 0:
+                continue
+            if m < L and mask >> pat[m] & 1:
+                fwd[(i + 1) * W + m + 1] = 1
+            if mask & 1 and _stays(pat, m, L):
+                fwd[(i + 1) * W + m] = 1
+    if fwd[n * W + L] == 0:
+        return False
+    live[n * W + L] = 1
+    for i in range(n - 1, -1, -1):
+        mask = grid[start + i * stride]
+        lo = max(0, L - (n - i))
+        hi = min(i, L)
+        for m in range(lo, hi + 1):
+            if fwd[i * W + m] == 0:
+                continue
+            ok = False
+            if m < L and mask >> pat[m] & 1 and live[(i + 1) * W + m + 1]:
+                ok = True
+            if mask & 1 and _stays(pat, m, L) and live[(i + 1) * W + m]:
+                ok = True
+            if ok:
+                live[i * W + m] = 1
+    # Variables of live states and transitions.
+    for i in range(n + 1):
+        lo = max(0, L - (n - i))
+        hi = min(i, L)
+        for m in range(lo, hi + 1):
+            sid[i * W + m] = _new(cnf) if live[i * W + m] else 0
+    for i in range(n):
+        mask = grid[start + i * stride]
+        lo = max(0, L - (n - i))
+        hi = min(i, L)
+        for m in range(lo, hi + 1):
+            x = i * W + m
+            tadv[x] = 0
+            tstay[x] = 0
+            if live[x] == 0:
+                continue
+            if m < L and mask >> pat[m] & 1 and live[x + W + 1]:
+                tadv[x] = _new(cnf)
+            if mask & 1 and _stays(pat, m, L) and live[x + W]:
+                tstay[x] = _new(cnf)
+    _put(cnf, fill, sid[0])
+    _end(cnf, fill)
+    _put(cnf, fill, sid[n * W + L])
+    _end(cnf, fill)
+    for i in range(n):
+        idx = start + i * stride
+        lo = max(0, L - (n - i))
+        hi = min(i, L)
+        for m in range(lo, hi + 1):
+            x = i * W + m
+            if live[x] == 0:
+                continue
+            for kind in range(2):
+                t = tadv[x] if kind == 0 else tstay[x]
+                if t == 0:
+                    continue
+                sym = pat[m] if kind == 0 else 0
+                nxt = sid[x + W + 1] if kind == 0 else sid[x + W]
+                _put(cnf, fill, -t)
+                _put(cnf, fill, sid[x])
+                _end(cnf, fill)
+                _put(cnf, fill, -t)
+                _put(cnf, fill, cnf.cellvar[idx, sym])
+                _end(cnf, fill)
+                _put(cnf, fill, -t)
+                _put(cnf, fill, nxt)
+                _end(cnf, fill)
+            _put(cnf, fill, -sid[x])  # a live state is left by one of its transitions
+            if tadv[x] != 0:
+                _put(cnf, fill, tadv[x])
+            if tstay[x] != 0:
+                _put(cnf, fill, tstay[x])
+            _end(cnf, fill)
+        # A live state of the next layer is entered by one of its transitions.
+        lo1 = max(0, L - (n - i - 1))
+        hi1 = min(i + 1, L)
+        for m in range(lo1, hi1 + 1):
+            y = (i + 1) * W + m
+            if live[y] == 0:
+                continue
+            _put(cnf, fill, -sid[y])
+            if m >= 1 and m - 1 >= lo and m - 1 <= hi and tadv[i * W + m - 1] != 0:
+                _put(cnf, fill, tadv[i * W + m - 1])
+            if m >= lo and m <= hi and tstay[i * W + m] != 0:
+                _put(cnf, fill, tstay[i * W + m])
+            _end(cnf, fill)
+        # Each value the cell may still take is read by some transition at i.
+        mask = grid[idx]
+        c = 0
+        while mask >> c:
+            if mask >> c & 1:
+                _put(cnf, fill, -cnf.cellvar[idx, c])
+                for m in range(lo, hi + 1):
+                    x = i * W + m
+                    if c == 0 and tstay[x] != 0:
+                        _put(cnf, fill, tstay[x])
+                    if tadv[x] != 0 and pat[m] == c:
+                        _put(cnf, fill, tadv[x])
+                _end(cnf, fill)
+            c += 1
+    return True
+
+
+@kernel
+def encode(grid, ncolors, lines, wk, cnf, fill):
+    """All clauses of the puzzle in its current state (grid = colour masks); False if some line cannot fit."""
+    cnf.counts[0] = 0
+    cnf.counts[1] = 0
+    cnf.counts[2] = 0
+    _cells(grid, ncolors, cnf, fill)
+    for line in range(lines.meta.shape[0]):
+        if not _line(grid, lines, line, wk, cnf, fill):
+            return False
+    return True
+
+
+def work_for(maxn: int) -> Work:
+    size = (maxn + 1) * (maxn + 2)
+    return Work(np.zeros(maxn + 2, np.int64), np.zeros(size, np.uint8), np.zeros(size, np.uint8),
+                *(np.zeros(size, np.int32) for _ in range(3)))

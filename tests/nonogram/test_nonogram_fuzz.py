@@ -1,0 +1,103 @@
+"""Fuzzing every nonogram reader through the real CLI (`nonogram solve --timeout 2`).
+
+Each family mutates the project's own puzzle files of one format (truncations, byte flips, hostile
+numbers, deleted/duplicated/empty lines, invalid UTF-8, NUL bytes, 1 MB lines, splices) and asserts
+exit 0 with a valid answer or exit 2 with one located line; never a traceback, a signal or a hang.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given
+
+from conftest import REPO
+from fuzz_support import EXAMPLES, SLOW, Scratch, assert_clean, fuzz_settings, mutated, run_forked
+from puzzlelab.nonogram.formats import load
+from puzzlelab.nonogram.model import satisfies
+
+DATA = REPO / "data" / "nonogram"
+STATUSES = {"unique", "multiple", "solved", "contradiction", "timeout"}
+# Twelve families: 100 cases each in `make test` keeps the engine's fast tests near a minute of CPU;
+# PUZZLELAB_FUZZ_EXAMPLES or the slow profile set the count explicitly.
+FAMILY_EXAMPLES = EXAMPLES if SLOW or "PUZZLELAB_FUZZ_EXAMPLES" in os.environ else 100
+
+# family -> (seed files in data/nonogram, name of the mutated file, forced format or None, collection)
+FAMILIES = {
+    "non": (["heart.non"], "x.non", None, False),
+    "xml": (["mushroom.xml"], "x.xml", None, False),
+    "pzl": (["arrow.pzl"], "x.pzl", None, False),
+    "nin": (["checker.nin"], "x.nin", None, False),
+    "g": (["tree.g"], "x.g", None, False),
+    "mk": (["flower.mk"], "x.mk", None, False),
+    "keen": (["cup.txt", "contradiction.txt"], "x.txt", None, False),  # format by content
+    "pynogram": (["smiley.txt"], "x.txt", "pynogram", False),
+    "toml": (["boat.toml"], "x.toml", None, False),
+    "puzzlekit": (["letters.json"], "x.json", None, True),
+    "tournament": (["tournament.txt"], "x.txt", "tournament", True),
+    "spoj": (["jcross.txt"], "x.txt", "spoj", True),
+}
+
+
+@pytest.fixture(scope="module")
+def scratch():
+    import functools
+
+    import puzzlelab.cli
+    from puzzlelab.nonogram.model import color_from_name
+    from puzzlelab.nonogram.solver import warm_up
+
+    # Every forked case starts with the kernels compiled, the modules a command imports lazily loaded
+    # and the argument parser built (most of a case's cost otherwise).
+    warm_up()
+    color_from_name("red")
+    s = Scratch()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(puzzlelab.cli, "build_parser", functools.cache(puzzlelab.cli.build_parser))
+        with contextlib.redirect_stdout(io.StringIO()):
+            puzzlelab.cli.main(["nonogram", "solve", str(DATA / "heart.non"), "--json"])
+        yield s
+    s.close()
+
+
+def check_case(scratch: Scratch, family: str, data: bytes) -> None:
+    _, name, fmt, collection = FAMILIES[family]
+    path = scratch.write(name, data)
+    spec = f"{path}#1" if collection else str(path)
+    argv = ["nonogram", "solve", spec, "--timeout", "2", "--json"] + (["--format", fmt] if fmt else [])
+    outcome = run_forked(argv)
+    if assert_clean(outcome, path, data) == "ok":
+        doc = json.loads(outcome.stdout)
+        assert doc["status"] in STATUSES
+        puzzle = load(spec, fmt)[0]
+        assert all(satisfies(puzzle, np.array(s)) for s in doc["solutions"]), data[:300]
+        if doc["status"] == "contradiction":
+            assert doc["solutions"] == []
+
+
+def _family_test(family: str):
+    seeds = [(DATA / f).read_bytes() for f in FAMILIES[family][0]]
+
+    @fuzz_settings(FAMILY_EXAMPLES)
+    @given(data=mutated(seeds))
+    def run(scratch, data):
+        check_case(scratch, family, data)
+
+    return run
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_reader_survives_mutations(scratch, family):
+    _family_test(family)(scratch)
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_seed_files_solve(scratch, family):
+    """The unmutated seeds themselves: exit 0 and a valid answer (the fuzz families start from these)."""
+    for f in FAMILIES[family][0]:
+        check_case(scratch, family, (DATA / f).read_bytes())
