@@ -76,6 +76,7 @@ def test_scorecard_rows_of_seed_000(runs):
     assert levels["verdict"] == "not run here"  # no corpus level among these runs
     bits = card["visited set, bits per state (row filter + zstd)"]
     assert "crate" in bits["ours"] and bits["article"].startswith("3.36")
+    assert bits["verdict"] == "not run here"  # 748 states: far sparser than the article's 14.6 M
     timed = card["wall time against the reference C++ solver (worst level)"]
     assert "crate" in timed["ours"] and timed["peer"] == "0.5 s"
     assert timed["link"].endswith("levels.timing.html")
