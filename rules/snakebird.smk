@@ -107,6 +107,7 @@ rule snakebird_levels_report:
         refs=SB_REF_RUNS,
         ref_timings=[r.replace(".json", ".timing.json") for r in SB_REF_RUNS],
         public=[str(SB_PUBLIC_LAYERS)] if SB_HAVE_PUBLIC else [],
+        levels=[SB_JOBS[key] for key in sorted(SB_JOBS)],
     output:
         csv="results/snakebird_levels/levels.csv",
         html=report(
@@ -154,6 +155,13 @@ rule snakebird_levels_report:
             labels={"figure": "bits per state against states"},
             caption="../report/snakebird/bits_vs_states.rst",
         ),
+        svg_levels=report(
+            "results/snakebird_levels/levels.svg",
+            category=SB_CATEGORY,
+            subcategory="snakebird_levels",
+            labels={"figure": "every level solved: start positions"},
+            caption="../report/snakebird/pictures.rst",
+        ),
         scorecard="results/snakebird_levels/scorecard.csv",
     log:
         "results/logs/snakebird_levels/report.log",
@@ -172,7 +180,7 @@ rule snakebird_levels_report:
         " --times-csv {output.times_csv} --times-html {output.times_html}"
         " --layers-csv {output.layers_csv} --layers-html {output.layers_html}"
         " --solutions-csv {output.solutions_csv} --solutions-html {output.solutions_html}"
-        " --svg-time {output.svg_time} --svg-bits {output.svg_bits}"
+        " --svg-time {output.svg_time} --svg-bits {output.svg_bits} --svg-levels {output.svg_levels}"
         " --scorecard {output.scorecard} 2> {log}"
 
 
@@ -186,6 +194,7 @@ register_experiment(
         rules.snakebird_levels_report.output.solutions_html,
         rules.snakebird_levels_report.output.svg_time,
         rules.snakebird_levels_report.output.svg_bits,
+        rules.snakebird_levels_report.output.svg_levels,
     ],
 )
 register_scorecard("snakebird_levels", rules.snakebird_levels_report.output.scorecard)

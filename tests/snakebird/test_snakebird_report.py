@@ -11,7 +11,8 @@ from snakebird_support import DATA
 OUTPUTS = {"csv": "levels.csv", "html": "levels.html", "times-csv": "levels.timing.csv",
            "times-html": "levels.timing.html", "layers-csv": "layers.csv", "layers-html": "layers.html",
            "solutions-csv": "solutions.csv", "solutions-html": "solutions.html",
-           "svg-time": "states_vs_time.timing.svg", "svg-bits": "bits_vs_states.svg", "scorecard": "scorecard.csv"}
+           "svg-time": "states_vs_time.timing.svg", "svg-bits": "bits_vs_states.svg", "svg-levels": "levels.svg",
+           "scorecard": "scorecard.csv"}
 
 
 @pytest.fixture(scope="module")
@@ -65,6 +66,17 @@ def test_report_keeps_times_apart_and_is_reproducible(runs):
     for name in OUTPUTS.values():
         if ".timing." not in name and name != "scorecard.csv":
             assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+def test_level_pictures():
+    from puzzlelab.snakebird.level import load_level
+    from puzzlelab.snakebird.picture import EXIT, GADGET, SNAKE, TELEPORTER, cell_codes
+
+    portal = cell_codes(load_level(DATA / "portal.txt"))
+    assert (portal == TELEPORTER).sum() == 2 and (portal == EXIT).sum() == 1
+    assert (portal == SNAKE["R"][1]).sum() == 1  # one head
+    crate = load_level(DATA / "crate.txt")
+    assert (cell_codes(crate) == GADGET).sum() == sum(len(g) for g in crate.gadgets)
 
 
 def test_scorecard_rows_of_seed_000(runs):

@@ -80,7 +80,7 @@ def register(parser: argparse.ArgumentParser) -> None:
 
 
 _REPORT_OUTPUTS = ("csv", "html", "times-csv", "times-html", "layers-csv", "layers-html", "solutions-csv",
-                   "solutions-html", "svg-time", "svg-bits", "scorecard")
+                   "solutions-html", "svg-time", "svg-bits", "svg-levels", "scorecard")
 
 
 def _domain(path):

@@ -203,6 +203,20 @@ def scorecard_rows(df: pd.DataFrame, tf: pd.DataFrame, links: dict) -> list:
     return rows
 
 
+def level_panels(runs) -> list:
+    """(level, title) of every solved run, in the levels table's order (set, then level name)."""
+    from .level import load_level
+
+    panels = []
+    for p in runs:
+        rec = _read(p)
+        if rec.get("solved"):
+            kind = Path(p).parent.name
+            panels.append(((kind, rec["level"]), load_level(rec["level_file"]),
+                           f"{rec['level']} ({kind}): {rec['moves']} moves"))
+    return [(level, title) for _, level, title in sorted(panels, key=lambda t: t[0])]
+
+
 def write_report(runs, references, public_csv, out: dict) -> None:
     from ..lab.scorecard import write_rows
 
@@ -223,5 +237,8 @@ def write_report(runs, references, public_csv, out: dict) -> None:
                 note="Moves are the head letter of a snake in the level file plus U, R, D or L; "
                      "`puzzlelab snakebird replay LEVEL --moves ...` replays them.")
     plots(df, tf, out["svg_time"], out["svg_bits"])
+    from .picture import draw_levels
+
+    draw_levels(level_panels(runs), out["svg_levels"])
     links = {"levels": out["html"], "times": out["times_html"], "bits": out["svg_bits"]}
     write_rows(scorecard_rows(df, tf, links), out["scorecard"])
