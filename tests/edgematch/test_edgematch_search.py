@@ -3,6 +3,7 @@ tiny puzzles, hints respected, identical bytes for identical seeds."""
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 
@@ -15,8 +16,9 @@ from puzzlelab.edgematch.generate import generate
 from puzzlelab.edgematch.hints import e2_hint_cells, hints_from_board, official_hints, write_hints
 from puzzlelab.edgematch.puzzle import load_puzzle
 from puzzlelab.edgematch.score import check_board
+from puzzlelab.edgematch.search import dfs as dfs_module
 from puzzlelab.edgematch.search.beam import beam_search
-from puzzlelab.edgematch.search.dfs import dfs
+from puzzlelab.edgematch.search.dfs import dfs, run_search
 from puzzlelab.edgematch.search.lds import lds
 from puzzlelab.edgematch.search.tables import ORDERS, build_tables, visiting_order
 
@@ -143,7 +145,78 @@ def test_dfs_finds_the_planted_solution_of_a_small_puzzle():
     puzzle, _ = generate(5, seed=9)
     res = dfs(build_tables(puzzle), 10_000_000, 0)
     assert_good(puzzle, res)
-    assert res.score == puzzle.max_score and res.nodes < 10_000_000
+    assert res.score == puzzle.max_score and res.nodes == 7206
+
+
+def _board_digest(board) -> str:
+    return hashlib.sha256(board.piece.tobytes() + board.rot.tobytes()).hexdigest()[:16]
+
+
+# (order, seed, tolerance; None: LDS with max discrepancy 4 and tolerance 3), then score, depth and board digest
+# at 40 000 nodes: they fix what a node is and the order candidates are tried in, for any faster kernel.
+BACKTRACK_PINS = [
+    ("row", 0, 0, 83, 49, "1464ed583ff5bbb1"), ("row", 0, 3, 80, 49, "cadefcf6954d4d1e"),
+    ("row", 0, None, 77, 47, "6f88db78fda2b6fb"), ("row", 7, 0, 80, 47, "b1fe447e79e75f21"),
+    ("row", 7, 3, 77, 47, "68aa43b195e1f9e1"), ("row", 7, None, 73, 45, "571931066b65e161"),
+    ("spiral", 0, 0, 49, 38, "cacbffbcc031a5db"), ("spiral", 0, 3, 57, 43, "2227191211677559"),
+    ("spiral", 0, None, 69, 48, "d1d1024bf7ce5104"), ("spiral", 7, 0, 78, 51, "295ace13a46d3acb"),
+    ("spiral", 7, 3, 66, 47, "dffd1208b5bdaf14"), ("spiral", 7, None, 53, 41, "4a4c2205be612cd9"),
+]
+
+
+@pytest.mark.parametrize("order", ["row", "spiral"])
+def test_backtracking_gives_the_pinned_boards(order):
+    puzzle, _ = generate(8, seed=11)
+    tables = build_tables(puzzle, order)
+    for o, seed, tol, score, depth, digest in BACKTRACK_PINS:
+        if o != order:
+            continue
+        r = dfs(tables, 40_000, tol, seed) if tol is not None else lds(tables, 40_000, 3, 4, seed)
+        assert (r.score, r.depth, r.nodes, _board_digest(r.board)) == (score, depth, 40_000, digest), (o, seed, tol)
+        if tol is None:
+            assert r.iterations == 3
+
+
+def test_backtracking_resumes_exactly_between_slices(g8, monkeypatch):
+    puzzle, _ = g8
+    tables = build_tables(puzzle, "spiral")
+    whole = [run_search(tables, 30_000, tol, seed) for tol, seed in ((0, 0), (4, 0), (4, 5))]
+    monkeypatch.setattr(dfs_module, "SLICE", 997)
+    for (tol, seed), w in zip(((0, 0), (4, 0), (4, 5)), whole):
+        r = run_search(tables, 30_000, tol, seed)
+        assert (r.score, r.depth, r.nodes) == (w.score, w.depth, w.nodes)
+        assert _board_digest(r.board) == _board_digest(w.board)
+    # a deadline already passed stops the walk after its first slice, and LDS after that iteration
+    r = run_search(tables, 30_000, 4, 0, deadline=0.0)
+    assert r.nodes == 997 and not r.exhausted and r.timed_out
+    assert_good(puzzle, r, complete=False)
+    r = lds(tables, 30_000, 4, 3, deadline=0.0)
+    first = lds(tables, 30_000, 4, 0)  # iteration 0 alone: the greedy path, shorter than a slice
+    assert (r.nodes, r.iterations, r.timed_out) == (first.nodes, 1, True) and not first.timed_out
+    assert not whole[0].timed_out
+
+
+def test_cli_timeout_marks_the_record(g8, tmp_path, run_cli, monkeypatch):
+    puzzle, _ = g8
+    from puzzlelab.edgematch.puzzle import write_puzzle
+
+    path = tmp_path / "p.txt"
+    write_puzzle(path, puzzle)
+    monkeypatch.setattr(dfs_module, "SLICE", 997)
+    for algo in ("dfs", "lds"):
+        code, out, err = run_cli("edgematch", algo, path, "--node-limit", "1000000000", "--tolerance", "0",
+                                 "--timeout", "1e-6", "--json")
+        assert code == 0, err
+        rec = json.loads(out)
+        assert rec["timed_out"] is True and rec["timeout"] == 0.000001
+        assert rec["nodes"] == 997 if algo == "dfs" else rec["iterations"] == 1
+    code, out, err = run_cli("edgematch", "dfs", path, "--node-limit", "5000", "--json")
+    assert code == 0 and "timed_out" not in json.loads(out)
+    code, out, err = run_cli("edgematch", "sweep", path, "--algo", "beam", "--seeds", "0", "--width", "4",
+                             "--timeout", "5", "--out", tmp_path / "s.json")
+    assert code == 2 and "--timeout applies to dfs and lds" in err
+    code, out, err = run_cli("edgematch", "dfs", path, "--node-limit", "5000", "--timeout", "-1")
+    assert code == 2 and len(err.strip().splitlines()) == 1
 
 
 def test_dfs_and_lds_stop_at_the_budget(g8):

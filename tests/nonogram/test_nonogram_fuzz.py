@@ -10,22 +10,20 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 
 import numpy as np
 import pytest
 from hypothesis import given
 
 from conftest import REPO
-from fuzz_support import EXAMPLES, SLOW, Scratch, assert_clean, fuzz_settings, mutated, run_forked
+from fuzz_support import EXAMPLES, Scratch, assert_clean, fuzz_settings, mutated, run_forked
 from puzzlelab.nonogram.formats import load
 from puzzlelab.nonogram.model import satisfies
 
 DATA = REPO / "data" / "nonogram"
 STATUSES = {"unique", "multiple", "solved", "contradiction", "timeout"}
-# Twelve families: 100 cases each in `make test` keeps the engine's fast tests near a minute of CPU;
-# PUZZLELAB_FUZZ_EXAMPLES or the slow profile set the count explicitly.
-FAMILY_EXAMPLES = EXAMPLES if SLOW or "PUZZLELAB_FUZZ_EXAMPLES" in os.environ else 100
+# The house profile: a few hundred cases per family in `make test`, 10,000 in the slow profile.
+FAMILY_EXAMPLES = EXAMPLES
 
 # family -> (seed files in data/nonogram, name of the mutated file, forced format or None, collection)
 FAMILIES = {

@@ -182,23 +182,23 @@ def _bench(args) -> int:
 
     from ..lab import canonical
     from ..lab.tables import write_table
-    from . import bench
+    from . import experiments
 
     opts = _options(args)
-    loaded = bench.load_all(args.paths, args.format, keep_going=not args.strict)
+    loaded = experiments.load_all(args.paths, args.format, keep_going=not args.strict)
     loaded = _chunk(loaded[: args.limit] if args.limit else loaded, args.chunk)
-    rows = bench.run_loaded(loaded, opts, corpus=args.corpus)
-    df = pd.DataFrame(rows, columns=bench.COLUMNS)
+    rows = experiments.run_loaded(loaded, opts, corpus=args.corpus)
+    df = pd.DataFrame(rows, columns=experiments.COLUMNS)
     if args.timing:
-        write_table(df[bench.RESULT_COLUMNS], args.out)
-        write_table(df[bench.TIMING_COLUMNS], args.timing)
+        write_table(df[experiments.RESULT_COLUMNS], args.out)
+        write_table(df[experiments.TIMING_COLUMNS], args.timing)
     else:
         write_table(df, args.out)
-    s = bench.summary(rows)
+    s = experiments.summary(rows)
     if args.json:
         sys.stdout.write(canonical.dumps(s, indent=1))
     else:
-        print(bench.summary_text(s))
+        print(experiments.summary_text(s))
     return 0
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..lab.errors import InputError, quote
 from ..lab.progress import Progress
-from .bench import load_all
+from .experiments import load_all
 from .formats import pbnxml
 
 WORDS = ("unique", "multiple", "contradiction", "timeout", "solvable", "stalled")

@@ -239,7 +239,7 @@ def ablation_tables(runs: list[str], out, plot_out) -> None:
 
 def gallery(results: str, paths: list[str], count: int, title: str, out: str) -> None:
     from . import render
-    from .bench import load_all
+    from .experiments import load_all
     from .solver import Options, solve
 
     df = read_table(results)

@@ -11,7 +11,14 @@ from __future__ import annotations
 import argparse
 import time
 
-from ...lab.cli_support import add_memory_budget_arg, add_node_limit_arg, add_output_args, add_seed_arg, positive_int
+from ...lab.cli_support import (
+    add_memory_budget_arg,
+    add_node_limit_arg,
+    add_output_args,
+    add_seed_arg,
+    add_timeout_arg,
+    positive_int,
+)
 from ...lab.errors import InputError, quote
 from ..options import add_puzzle_args, open_hints, open_puzzle
 
@@ -49,6 +56,8 @@ def _backtrack_args(p, lds: bool, required: bool):
     p.add_argument("--tolerance", type=int, default=20, help="mismatches allowed on the whole board (default: 20)")
     if lds:
         p.add_argument("--max-discrepancy", type=int, default=8, help="largest discrepancy count tried (default: 8)")
+    add_timeout_arg(p, help="DFS/LDS: also stop after S wall-clock seconds per run (checked every "
+                            "50 M nodes; the result is then marked timed_out)")
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -123,6 +132,8 @@ def run_one(args, puzzle, hints, tables, algo: str, seed: int) -> dict:
 
     cpu0 = time.process_time()
     if algo == "beam":
+        if getattr(args, "timeout", None) is not None:
+            raise InputError("--timeout applies to dfs and lds; the beam stops at its last cell")
         from ...lab.sizes import parse_size
         from .beam import beam_search
 
@@ -133,17 +144,20 @@ def run_one(args, puzzle, hints, tables, algo: str, seed: int) -> dict:
     else:
         if args.node_limit is None:
             raise InputError(f"{algo} needs --node-limit")
+        deadline = None if args.timeout is None else time.perf_counter() + args.timeout
         if algo == "dfs":
             from .dfs import dfs
 
-            res = dfs(tables, args.node_limit, args.tolerance, seed)
+            res = dfs(tables, args.node_limit, args.tolerance, seed, deadline=deadline)
             extra = {"tolerance": args.tolerance, "budget": args.node_limit, "exhausted": res.exhausted}
         else:
             from .lds import lds
 
-            res = lds(tables, args.node_limit, args.tolerance, args.max_discrepancy, seed)
+            res = lds(tables, args.node_limit, args.tolerance, args.max_discrepancy, seed, deadline=deadline)
             extra = {"tolerance": args.tolerance, "budget": args.node_limit, "max_discrepancy": args.max_discrepancy,
                      "iterations": res.iterations}
+        if args.timeout is not None:  # only then: runs without a timeout keep their bytes
+            extra.update(timeout=args.timeout, timed_out=res.timed_out)
     cpu = time.process_time() - cpu0
     check = check_board(puzzle, res.board, hints)
     if not check.valid or check.score != res.score:

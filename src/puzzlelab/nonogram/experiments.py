@@ -1,4 +1,4 @@
-"""Benchmark: solve every puzzle of some files/folders in one process and summarise, as in the article.
+"""Benchmark driver: solve every puzzle of some files/folders in one process and summarise, as in the article.
 
 Kernels are compiled (or loaded from numba's cache) before the first timing, so per-puzzle times
 count array setup and search only; the clues are turned into flat arrays while loading (the parser's
