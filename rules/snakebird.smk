@@ -48,6 +48,8 @@ rule snakebird_solve:
         timing="results/snakebird_levels/runs/{sbset}/{sblevel}.timing.json",
     log:
         "results/logs/snakebird_levels/{sbset}/{sblevel}.log",
+    benchmark:
+        "results/benchmarks/snakebird_levels/snakebird_solve/{sbset}/{sblevel}.tsv"
     wildcard_constraints:
         sbset="project|corpus",
         sblevel=r"[A-Za-z0-9_-]+",
@@ -74,6 +76,8 @@ rule snakebird_reference:
         timing="results/snakebird_levels/reference/{sblevel}.timing.json",
     log:
         "results/logs/snakebird_levels/reference/{sblevel}.log",
+    benchmark:
+        "results/benchmarks/snakebird_levels/snakebird_reference/{sblevel}.tsv"
     wildcard_constraints:
         sblevel=r"[A-Za-z0-9_-]+",
     conda:
@@ -103,19 +107,30 @@ rule snakebird_levels_report:
         refs=SB_REF_RUNS,
         ref_timings=[r.replace(".json", ".timing.json") for r in SB_REF_RUNS],
         public=[str(SB_PUBLIC_LAYERS)] if SB_HAVE_PUBLIC else [],
+        levels=[SB_JOBS[key] for key in sorted(SB_JOBS)],
     output:
         csv="results/snakebird_levels/levels.csv",
         html=report(
             "results/snakebird_levels/levels.html",
             category=SB_CATEGORY,
             subcategory="snakebird_levels",
+            labels={"table": "levels: moves, states, time"},
             caption="../report/snakebird/levels.rst",
+        ),
+        times_csv="results/snakebird_levels/levels.timing.csv",
+        times_html=report(
+            "results/snakebird_levels/levels.timing.html",
+            category=SB_CATEGORY,
+            subcategory="snakebird_levels",
+            labels={"table": "levels: time and memory"},
+            caption="../report/snakebird/times.rst",
         ),
         layers_csv="results/snakebird_levels/layers.csv",
         layers_html=report(
             "results/snakebird_levels/layers.html",
             category=SB_CATEGORY,
             subcategory="snakebird_levels",
+            labels={"table": "new states per distance"},
             caption="../report/snakebird/layers.rst",
         ),
         solutions_csv="results/snakebird_levels/solutions.csv",
@@ -123,22 +138,35 @@ rule snakebird_levels_report:
             "results/snakebird_levels/solutions.html",
             category=SB_CATEGORY,
             subcategory="snakebird_levels",
+            labels={"table": "one optimal solution per level"},
             caption="../report/snakebird/solutions.rst",
         ),
         svg_time=report(
-            "results/snakebird_levels/states_vs_time.svg",
+            "results/snakebird_levels/states_vs_time.timing.svg",
             category=SB_CATEGORY,
             subcategory="snakebird_levels",
+            labels={"figure": "states against solve time"},
             caption="../report/snakebird/states_vs_time.rst",
         ),
         svg_bits=report(
             "results/snakebird_levels/bits_vs_states.svg",
             category=SB_CATEGORY,
             subcategory="snakebird_levels",
+            labels={"figure": "bits per state against states"},
             caption="../report/snakebird/bits_vs_states.rst",
         ),
+        svg_levels=report(
+            "results/snakebird_levels/levels.svg",
+            category=SB_CATEGORY,
+            subcategory="snakebird_levels",
+            labels={"figure": "every level solved: start positions"},
+            caption="../report/snakebird/pictures.rst",
+        ),
+        scorecard="results/snakebird_levels/scorecard.csv",
     log:
         "results/logs/snakebird_levels/report.log",
+    benchmark:
+        "results/benchmarks/snakebird_levels/snakebird_levels_report/all.tsv"
     conda:
         ENV
     params:
@@ -149,22 +177,27 @@ rule snakebird_levels_report:
     shell:
         "puzzlelab snakebird report {input.runs} {params.refs} {params.public}"
         " --csv {output.csv} --html {output.html}"
+        " --times-csv {output.times_csv} --times-html {output.times_html}"
         " --layers-csv {output.layers_csv} --layers-html {output.layers_html}"
         " --solutions-csv {output.solutions_csv} --solutions-html {output.solutions_html}"
-        " --svg-time {output.svg_time} --svg-bits {output.svg_bits} 2> {log}"
+        " --svg-time {output.svg_time} --svg-bits {output.svg_bits} --svg-levels {output.svg_levels}"
+        " --scorecard {output.scorecard} 2> {log}"
 
 
 register_experiment(
     "snakebird_levels",
     SB_CATEGORY,
     [
-        "results/snakebird_levels/levels.html",
-        "results/snakebird_levels/layers.html",
-        "results/snakebird_levels/solutions.html",
-        "results/snakebird_levels/states_vs_time.svg",
-        "results/snakebird_levels/bits_vs_states.svg",
+        rules.snakebird_levels_report.output.html,
+        rules.snakebird_levels_report.output.times_html,
+        rules.snakebird_levels_report.output.layers_html,
+        rules.snakebird_levels_report.output.solutions_html,
+        rules.snakebird_levels_report.output.svg_time,
+        rules.snakebird_levels_report.output.svg_bits,
+        rules.snakebird_levels_report.output.svg_levels,
     ],
 )
+register_scorecard("snakebird_levels", rules.snakebird_levels_report.output.scorecard)
 register_determinism("snakebird_levels", SB_RUNS + SB_REF_RUNS)
 
 

@@ -7,7 +7,18 @@ from __future__ import annotations
 
 import argparse
 
-from ..lab.cli_support import add_output_args
+from ..lab.cli_support import add_memory_budget_arg, add_output_args, add_timeout_arg, non_negative_int
+from ..lab.errors import quote
+
+MAX_DEPTH = 1_000_000  # far past any level's solution (the longest known is 89 moves)
+
+
+def _depth(text: str) -> int:
+    """An argparse type: a search depth, 0..MAX_DEPTH."""
+    value = non_negative_int(text)
+    if value > MAX_DEPTH:
+        raise argparse.ArgumentTypeError(f"expected a depth of at most {MAX_DEPTH:,}, got {quote(text)}")
+    return value
 
 
 def register(parser: argparse.ArgumentParser) -> None:
@@ -37,23 +48,25 @@ def register(parser: argparse.ArgumentParser) -> None:
                                    "stops after the first depth that holds a won state and replays the solution. "
                                    "Example: puzzlelab snakebird solve data/snakebird/crate.txt --json")
     p.add_argument("level")
-    p.add_argument("--memory-budget", default="2G", metavar="B",
-                   help="RAM for visited runs before they spill to --workdir (e.g. 512M, 4G; default 2G)")
+    add_memory_budget_arg(p, help="RAM for visited runs before they spill to --workdir (e.g. 512M, 2G; default 4G)")
     p.add_argument("--workdir", default=None, metavar="DIR",
                    help="folder for spilled runs (default: a temporary folder)")
     p.add_argument("--codec", default=None, help="visited-run codec of the BFS engine (default: the engine's)")
-    p.add_argument("--max-depth", type=int, default=None, metavar="D", help="give up after this depth")
+    p.add_argument("--max-depth", type=_depth, default=None, metavar="D",
+                   help=f"give up after this depth (0 to {MAX_DEPTH:,})")
     add_output_args(p)
     p.set_defaults(handler=_solve)
 
     p = sub.add_parser("reference", help="run the reference C++ solver's executable for a level and read its counts",
-                       description="Time the reference solver (jsnell/snakebird-solver builds one executable per level, "
-                                   "snakebird.<NN>) and read its answer and per-depth counts. Example: puzzlelab "
-                                   "snakebird reference levels/level07.txt --binary ~/snakebird-solver/bin/snakebird")
+                       description="Time the reference solver (jsnell/snakebird-solver builds one executable per "
+                                   "level, snakebird.<NN>) and read its answer and per-depth counts. Example: "
+                                   "puzzlelab snakebird reference levels/level07.txt "
+                                   "--binary ~/snakebird-solver/bin/snakebird")
     p.add_argument("level", help="the level file (its name picks the executable)")
     p.add_argument("--binary", required=True, metavar="PREFIX",
-                   help="executable prefix: PREFIX.07 for level07, PREFIX.star1 for levelstar1 (a path or a name on PATH)")
-    p.add_argument("--timeout", type=float, default=None, metavar="S", help="give up after S seconds")
+                   help="executable prefix: PREFIX.07 for level07, PREFIX.star1 for levelstar1 "
+                        "(a path or a name on PATH)")
+    add_timeout_arg(p, help="give up after S wall-clock seconds")
     add_output_args(p)
     p.set_defaults(handler=_reference)
 
@@ -61,9 +74,13 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("runs", nargs="*", help="solve results (their .timing.json files are read beside them)")
     p.add_argument("--reference", nargs="*", default=[], help="reference solver results")
     p.add_argument("--public-layers", default=None, help="public_layers.csv of the shared corpus, if present")
-    for name in ("csv", "html", "layers-csv", "layers-html", "solutions-csv", "solutions-html", "svg-time", "svg-bits"):
-        p.add_argument(f"--{name}", required=True)
+    for name in _REPORT_OUTPUTS:
+        p.add_argument(f"--{name}", required=True, metavar="FILE")
     p.set_defaults(handler=_report)
+
+
+_REPORT_OUTPUTS = ("csv", "html", "times-csv", "times-html", "layers-csv", "layers-html", "solutions-csv",
+                   "solutions-html", "svg-time", "svg-bits", "svg-levels", "scorecard")
 
 
 def _domain(path):
@@ -95,7 +112,8 @@ def _show(args) -> int:
     for g, cells in enumerate(lv.gadgets):
         lines.append(f"  gadget {g}: {len(cells)} cells, shape offsets {list(lv.gadget_shape(g))}")
     for a, b in lv.teleporters:
-        lines.append(f"  teleporters: row {lv.rc(a)[0]}, column {lv.rc(a)[1]} <-> row {lv.rc(b)[0]}, column {lv.rc(b)[1]}")
+        (ra, ca), (rb, cb) = lv.rc(a), lv.rc(b)
+        lines.append(f"  teleporters: row {ra}, column {ca} <-> row {rb}, column {cb}")
     lines.append(f"  packed state: {lv.state_bits} bits = {lv.state_bytes} bytes (snakes grow to {lv.snake_max_len})")
     if lv.expected_moves is not None:
         lines.append(f"  published optimal solution: {lv.expected_moves} moves")
@@ -165,7 +183,6 @@ def _reference(args) -> int:
 def _report(args) -> int:
     from .report import write_report
 
-    out = {k.replace("-", "_"): getattr(args, k.replace("-", "_")) for k in (
-        "csv", "html", "layers-csv", "layers-html", "solutions-csv", "solutions-html", "svg-time", "svg-bits")}
+    out = {k.replace("-", "_"): getattr(args, k.replace("-", "_")) for k in _REPORT_OUTPUTS}
     write_report(args.runs, args.reference, args.public_layers, out)
     return 0

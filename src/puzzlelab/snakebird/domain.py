@@ -1,6 +1,6 @@
 """A Snakebird level as a search domain for the compressed BFS (`puzzlelab.bfs`).
 
-States are the canonical packed bit strings of docs/snakebird.md §9.4 (`width` bytes each);
+States are the canonical packed bit strings of docs/snakebird.md §8 (`width` bytes each);
 `expand` runs the kernel `expand_range` on pieces of the batch, on `expand_threads()` threads; a
 move byte is `4 * snake slot + direction` in the parent's canonical snake order (turned into the
 head letter of the level's snake by `play.name_moves`, which tracks identities).

@@ -1,4 +1,4 @@
-"""The Snakebird rules as numba kernels (docs/snakebird.md §4-§9): `expand_range` turns packed states
+"""The Snakebird rules as numba kernels (docs/snakebird.md §1-§8): `expand_range` turns packed states
 into their canonical packed successors; the rest are its building blocks.
 
 Tables, scratch memory and outputs are the named tuples of `layout.py`. The kernels never allocate,
@@ -69,7 +69,7 @@ def _low_bits(n):
 
 
 # ----------------------------------------------------------------------------------------------
-# packing (§9.4): at most 128 bits, held in two words while packing
+# packing (§8): at most 128 bits, held in two words while packing
 
 
 @_inline
@@ -171,7 +171,7 @@ def shapes_of(tb, cells, slen, shape):
 
 @_inline
 def canonicalize(tb, cells, slen, shape, gpos, perm_s, perm_g):
-    """§9.2: snakes sorted (gone first, then by head cell), gadgets by position within each shape class.
+    """§7: snakes sorted (gone first, then by head cell), gadgets by position within each shape class.
 
     `perm_s`/`perm_g` are permuted alongside (callers that track identities start them at 0..n-1)."""
     for i in range(1, tb.ns):
@@ -308,12 +308,12 @@ def restore_parent(tb, wk, k, outcome, head, tail, ate):
 
 
 # ----------------------------------------------------------------------------------------------
-# physics (§5, §6)
+# physics (§4, §5)
 
 
 @_inline
 def _teleport(tb, wk, o, shift):
-    """Move object o by `shift` if every destination cell is free (§6); True if it moved."""
+    """Move object o by `shift` if every destination cell is free (§5); True if it moved."""
     occ = wk.occ
     ncells = occ.shape[0]
     if o < tb.ns:
@@ -382,7 +382,7 @@ def _spread(tb, occ, cells, slen, gpos, stack, top, held, skip):
 
 @_inline
 def _held(tb, occ, cells, slen, gpos, stack, skip):
-    """§5.3: the bit mask of supported objects when object `skip` (-1: none) is taken away."""
+    """§4 step 3: the bit mask of supported objects when object `skip` (-1: none) is taken away."""
     held = np.int64(0)
     top = 0
     for o in range(tb.ns + tb.ng):
@@ -445,7 +445,7 @@ def _clear_below(tb, wk, held, shift, left):
 
 @_inline
 def physics(tb, wk, left, prev_a, prev_b):
-    """§5 on the child in wk: exits, edge-triggered teleports, support, falling, until everything rests.
+    """§4 on the child in wk: exits, edge-triggered teleports, support, falling, until everything rests.
     `left` counts the fruit still on the map; prev_a/prev_b are the objects on the teleporter halves
     before the move (-1 for none). Returns INVALID when a snake dies, else MOVED or PLAIN (nothing
     moved besides the move itself)."""
@@ -521,12 +521,12 @@ def physics(tb, wk, left, prev_a, prev_b):
 
 
 # ----------------------------------------------------------------------------------------------
-# one move (§4)
+# one move (§3)
 
 
 @_inline
 def _push_set(tb, wk, k, delta, first):
-    """§4.1: the objects pushed when snake k moves by delta into object `first` (the grid has the mover's
+    """§3 (c): the objects pushed when snake k moves by delta into object `first` (the grid has the mover's
     tail lifted), as a bit mask; 0 when the push fails."""
     occ = wk.occ
     ns = tb.ns

@@ -29,7 +29,7 @@ class Tables(NamedTuple):
     ns: int  # snakes
     nf: int  # fruit
     ng: int  # gadgets
-    ib: int  # bits of a cell index (docs/snakebird.md §9.4)
+    ib: int  # bits of a cell index (docs/snakebird.md §8)
     lb: int  # bits of a snake length
     tail_bits: int  # 2 * (snake_max_len - 1)
     nbytes: int  # bytes of a packed state
@@ -41,13 +41,13 @@ class Tables(NamedTuple):
     fruit_at: np.ndarray  # int64 per cell: fruit index or -1
     gad_off: np.ndarray  # int64 (ng, 8): cell offsets of each gadget slot from its first cell
     gad_n: np.ndarray  # int64 per gadget slot: its cells
-    gad_class: np.ndarray  # int64 per gadget slot: slots with one shape share a class (§9.2)
+    gad_class: np.ndarray  # int64 per gadget slot: slots with one shape share a class (§7)
 
 
 class Work(NamedTuple):
     """Scratch memory of one thread: the parent (`*0`) and child decoded states, the occupancy grid and
     a stack of objects. A decoded state is `cells[s, j]` (segment j of snake s, head first), `slen[s]`
-    (0 = left the map), `shape[s]` (its links, 2 bits each, newest lowest: the §9.4 field), `fruit[f]`
+    (0 = left the map), `shape[s]` (its links, 2 bits each, newest lowest: the §8 field), `fruit[f]`
     (1 = still there) and `gpos[g]` (first cell of gadget slot g, 0 = destroyed)."""
 
     cells0: np.ndarray

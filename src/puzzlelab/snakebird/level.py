@@ -1,4 +1,4 @@
-"""Snakebird level files: parse the text map (docs: shared/docs/snakebird-rules.md §2, §11) into a Level.
+"""Snakebird level files: parse the text map (docs/snakebird.md §2, §10) into a Level.
 
 A level is `; key: value` metadata lines followed by the map, one row per line. Objects (snakes,
 fruit, gadgets) are lifted off the map; what stays is the fixed terrain. Every malformed level is
@@ -12,9 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..lab.errors import InputError
+from ..lab.errors import InputError, quote
+from ..lab.textio import read_text
 
-# Map symbols (§2).
+# Map symbols (§10).
 WALL, WATER, SPIKES, EMPTY = ".", "~", "#", " "
 FRUIT, EXIT, TELEPORTER = "O", "*", "T"
 HEADS = "RGB"
@@ -24,6 +25,7 @@ KNOWN = TERRAIN | {FRUIT, EXIT, TELEPORTER} | set(HEADS) | set(ARROWS) | set("01
 
 MAX_GADGET_CELLS = 8
 MAX_SNAKE_LEN = 33  # 2*(len-1) shape bits must fit one 64-bit word
+MAX_STATE_BITS = 128  # the kernels pack a state in two 64-bit words
 DIRECTIONS = "URDL"
 
 
@@ -51,7 +53,7 @@ class Level:
     expected_moves: int | None = None
     map_line: int = 1  # file line of the first map row
 
-    # --- derived sizes (§9.4) ---
+    # --- derived sizes (§8) ---
     @property
     def cells(self) -> int:
         return self.height * self.width
@@ -127,7 +129,7 @@ def parse_level(text: str, path: str | Path = "<level>", name: str | None = None
         body = raw[i][1:].strip()
         if body:
             if ":" not in body:
-                raise InputError(f"metadata line must be '; key: value', got {raw[i]!r}", path, i + 1)
+                raise InputError(f"metadata line must be '; key: value', got {quote(raw[i])}", path, i + 1)
             key, value = body.split(":", 1)
             key = key.strip()
             if key in meta:
@@ -211,6 +213,9 @@ def parse_level(text: str, path: str | Path = "<level>", name: str | None = None
             owner[nxt] = k
             body.append(nxt)
             cur = nxt
+        if ch in letters:
+            raise InputError(f"snake head {ch} appears twice (at row {head // width}, column {head % width}); "
+                             "each of R, G and B names one snake", path, line_of(head // width))
         snakes.append(body)
         letters.append(ch)
     for i, ch in enumerate(grid):
@@ -252,23 +257,18 @@ def parse_level(text: str, path: str | Path = "<level>", name: str | None = None
                          meta_lines.get("snake_max_len", line_of(0)))
     moves = _int_meta(meta, "moves", path, meta_lines, 0)
     level_name = name or meta.get("name") or Path(path).stem
-    return Level(path=path, name=level_name, height=height, width=width, terrain=terrain, exit=exits[0],
-                 fruit=fruit, teleporters=teleporters, snakes=snakes, snake_letters=letters, gadgets=gadgets,
-                 snake_max_len=sml, meta=meta, expected_moves=moves, map_line=first + 1)
+    level = Level(path=path, name=level_name, height=height, width=width, terrain=terrain, exit=exits[0],
+                  fruit=fruit, teleporters=teleporters, snakes=snakes, snake_letters=letters, gadgets=gadgets,
+                  snake_max_len=sml, meta=meta, expected_moves=moves, map_line=first + 1)
+    if level.state_bits > MAX_STATE_BITS:
+        raise InputError(f"a packed state of this level needs {level.state_bits} bits (docs/snakebird.md §8); "
+                         f"at most {MAX_STATE_BITS} are supported", path, line_of(0))
+    return level
 
 
 def load_level(path: str | Path) -> Level:
-    """Read and parse a level file."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise InputError(f"not a UTF-8 text file ({err.reason})", p) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a level file", p) from None
-    except FileNotFoundError:
-        raise InputError("no such level file", p) from None
-    return parse_level(text, path=str(path))
+    """Read and parse a level file (a missing, unreadable, binary or non-UTF-8 file is a located InputError)."""
+    return parse_level(read_text(path, what="level file"), path=str(path))
 
 
 def level_arrays(level: Level) -> dict[str, np.ndarray]:
@@ -279,7 +279,7 @@ def level_arrays(level: Level) -> dict[str, np.ndarray]:
     for f, cell in enumerate(level.fruit):
         fruit_at[cell] = f
     ng = len(level.gadgets)
-    # Gadget slots are ordered by shape, so interchangeable gadgets sit next to each other (§9.2).
+    # Gadget slots are ordered by shape, so interchangeable gadgets sit next to each other (§7).
     order = sorted(range(ng), key=lambda g: (level.gadget_shape(g), g))
     gad_off = np.zeros((max(ng, 1), MAX_GADGET_CELLS), dtype=np.int32)
     gad_n = np.zeros(max(ng, 1), dtype=np.int32)

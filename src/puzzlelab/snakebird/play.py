@@ -1,6 +1,6 @@
 """Playing a level move by move with identities kept: drawing, replaying, naming solution moves.
 
-The search forgets which snake is which (§9.2); here every canonical slot carries the head letter
+The search forgets which snake is which (docs/snakebird.md §7); here every canonical slot carries the head letter
 of the level's snake (and every gadget slot its digit), so positions can be drawn as in the level
 file and a solution found by the BFS can be written as `RU`, `GL`, ...
 """

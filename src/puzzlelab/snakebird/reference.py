@@ -59,7 +59,7 @@ def run_reference(executable: str, level_name: str, timeout_s: float | None = No
         raise InputError(f"reference solver {executable} exited with {proc.returncode}: {stderr.strip()[-300:]}")
     parsed = parse_output(stdout)
     layers = parsed["layers"]
-    # all depths but the last are deterministic (§9.3): the last one stops early per parent
+    # all depths but the last are deterministic (docs/snakebird.md §9): the last one stops early per parent
     return {
         "level": level_name,
         "solver": "jsnell/snakebird-solver (C++)",

@@ -35,13 +35,15 @@ def public_layers(path: str | Path | None) -> dict[str, list[int]]:
 
 
 def collect(runs: list[str], references: list[str], public: dict[str, list[int]]):
-    """One row per level (ours beside the reference's), and one row per (level, depth)."""
+    """Tables of the experiment: one row per level (ours beside the published and reference counts), its
+    times and memory beside the reference's (machine-dependent: kept apart), one row per (level,
+    depth), and one solution per level."""
     refs = {}
     for p in references:
         rec = _read(p)
         rec.update(_timing_of(Path(p)))
         refs[rec["level"]] = rec
-    rows, depth_rows, solutions = [], [], []
+    rows, times, depth_rows, solutions = [], [], [], []
     for p in runs:
         path = Path(p)
         rec = _read(path)
@@ -67,10 +69,16 @@ def collect(runs: list[str], references: list[str], public: dict[str, list[int]]
             "states": rec["states"],
             "state bytes": rec["state_bytes"],
             "bits per state": rec["bits_per_state"],
+        })
+        times.append({
+            "set": kind,
+            "level": name,
+            "states": rec["states"],
             "peak MiB": _mib(rec.get("peak_rss_bytes")),
             "time s": rec.get("time_s"),
             "reference peak MiB": _mib(ref.get("peak_rss_bytes")),
             "reference time s": ref.get("time_s"),
+            "time / reference": _ratio(rec.get("time_s"), ref.get("time_s")),
         })
         solutions.append({"set": kind, "level": name, "moves": rec["moves"],
                           "solution": ",".join(rec.get("solution", []))})
@@ -80,10 +88,11 @@ def collect(runs: list[str], references: list[str], public: dict[str, list[int]]
                 "public_layers.csv": want[d - 1] if want and 1 <= d <= len(want) else None,
                 "reference": ref_layers[d] if ref_layers and d < len(ref_layers) else None,
             })
-    df = pd.DataFrame(rows)
+    df, tf = pd.DataFrame(rows), pd.DataFrame(times)
     if not df.empty:
         df = df.sort_values(["set", "level"], kind="stable").reset_index(drop=True)
-    return df, pd.DataFrame(depth_rows), pd.DataFrame(solutions)
+        tf = tf.sort_values(["set", "level"], kind="stable").reset_index(drop=True)
+    return df, tf, pd.DataFrame(depth_rows), pd.DataFrame(solutions)
 
 
 def _yn(v):
@@ -92,6 +101,10 @@ def _yn(v):
 
 def _mib(v):
     return None if v is None else round(v / 2**20, 1)
+
+
+def _ratio(ours, reference):
+    return None if ours is None or not reference else round(ours / reference, 3)
 
 
 def _agree(ours, published, reference):
@@ -103,16 +116,16 @@ def _agree(ours, published, reference):
     return "yes" if all(x == ours for x in known) else "NO"
 
 
-def plots(df: pd.DataFrame, svg_time: str, svg_bits: str) -> None:
+def plots(df: pd.DataFrame, tf: pd.DataFrame, svg_time: str, svg_bits: str) -> None:
     from ..lab.plots import figure, save
 
     fig, ax = figure()
     for kind, marker in (("project", "s"), ("corpus", "o")):
-        sub = df[df["set"] == kind] if not df.empty else df
+        sub = tf[tf["set"] == kind] if not tf.empty else tf
         if len(sub):
             ax.scatter(sub["states"], sub["time s"], marker=marker, label=f"PuzzleLab ({kind} levels)")
-    if not df.empty and df["reference time s"].notna().any():
-        sub = df[df["reference time s"].notna()]
+    if not tf.empty and tf["reference time s"].notna().any():
+        sub = tf[tf["reference time s"].notna()]
         ax.scatter(sub["states"], sub["reference time s"], marker="x", color="black", label="reference C++ solver")
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -138,15 +151,94 @@ def plots(df: pd.DataFrame, svg_time: str, svg_bits: str) -> None:
     save(fig, svg_bits)
 
 
+COMPARABLE_STATES = 1_000_000  # the article's bits-per-state figure is for a 14.6 M-state search
+
+
+def scorecard_rows(df: pd.DataFrame, tf: pd.DataFrame, links: dict) -> list:
+    """Seed 000's headline figures: optimal move counts, bits per state, time and memory beside the reference."""
+    from ..lab.scorecard import Row, verdict
+
+    rows = []
+    corpus = df[df["set"] == "corpus"] if not df.empty else df
+    known = corpus[corpus["published moves"].notna()] if len(corpus) else corpus
+    if len(known):
+        same = int((known["moves"] == known["published moves"]).sum())
+        star6 = known[known["level"] == "levelstar6"]
+        fewer = int((known["moves"] < known["published moves"]).sum())
+        ours = f"{same} of {len(known)} levels equal, {fewer} shorter"
+        if len(star6):
+            ours += f" (levelstar6: {int(star6['moves'].iloc[0])} moves)"
+        judged = "missed" if same + fewer < len(known) else ("beaten" if fewer else "reproduced")
+        rows.append(Row("000", "corpus levels solved at the published optimal length",
+                        f"{len(known)} levels (reference solver's published counts)", ours, "", judged,
+                        links["levels"]))
+    else:
+        rows.append(Row("000", "corpus levels solved at the published optimal length",
+                        "53 levels (reference solver's published counts)", "", link=links["levels"]))
+    if len(df):
+        # sparse sorted sets compress worse: judged only on a search of a comparable size
+        big = df.loc[df["states"].idxmax()]
+        judged = verdict(float(big["bits per state"]), 3.36, better="lower", rel_tol=0.1) \
+            if big["states"] >= COMPARABLE_STATES else "not run here"
+        rows.append(Row("000", "visited set, bits per state (row filter + zstd)",
+                        "3.36 bits/state (14.6 M states of 8 bytes)",
+                        f"{big['bits per state']:.3g} bits/state ({big['level']}, {int(big['states']):,} states)",
+                        "", judged, links["bits"]))
+    timed = tf[tf["time / reference"].notna()] if len(tf) else tf
+    if len(timed):
+        worst = timed.loc[timed["time / reference"].idxmax()]
+        rows.append(Row("000", "wall time against the reference C++ solver (worst level)", "1.0 (its own solver)",
+                        f"{worst['time / reference']:.3g} x ({worst['level']})",
+                        f"{worst['reference time s']:.3g} s", verdict(float(worst["time / reference"]), 1.0,
+                                                                      better="lower", rel_tol=0.05),
+                        links["times"]))
+        high = timed.loc[(timed["peak MiB"] - timed["reference peak MiB"]).idxmax()]
+        rows.append(Row("000", "peak memory against the reference C++ solver (largest gap)", "",
+                        f"{high['peak MiB']:.0f} MiB ({high['level']})", f"{high['reference peak MiB']:.0f} MiB",
+                        verdict(float(high["peak MiB"]), float(high["reference peak MiB"]) + 100, better="lower"),
+                        links["times"]))
+    else:
+        rows.append(Row("000", "wall time against the reference C++ solver", "1.0 (its own solver)", "",
+                        link=links["times"]))
+    return rows
+
+
+def level_panels(runs) -> list:
+    """(level, title) of every solved run, in the levels table's order (set, then level name)."""
+    from .level import load_level
+
+    panels = []
+    for p in runs:
+        rec = _read(p)
+        if rec.get("solved"):
+            kind = Path(p).parent.name
+            panels.append(((kind, rec["level"]), load_level(rec["level_file"]),
+                           f"{rec['level']} ({kind}): {rec['moves']} moves"))
+    return [(level, title) for _, level, title in sorted(panels, key=lambda t: t[0])]
+
+
 def write_report(runs, references, public_csv, out: dict) -> None:
-    df, depths, solutions = collect(runs, references, public_layers(public_csv))
+    from ..lab.scorecard import write_rows
+
+    df, tf, depths, solutions = collect(runs, references, public_layers(public_csv))
     n = len(df)
     bad = 0 if df.empty else int((df["moves agree"] == "NO").sum() + (df["replay wins"] != "yes").sum())
     write_table(df, out["csv"], out["html"], title="Snakebird levels: optimal solutions through the compressed BFS",
                 note=f"{n} levels; {bad} disagreements with published or reference move counts or failed replays.")
-    write_table(depths, out["layers_csv"], out["layers_html"], title="Snakebird: new states per distance",
-                note="Ours beside public_layers.csv and the reference solver's printed counts (all depths but its last).")
-    write_table(solutions, out["solutions_csv"], out["solutions_html"], title="Snakebird: one optimal solution per level",
+    write_table(tf, out["times_csv"], out["times_html"], title="Snakebird levels: time and memory",
+                note="Wall-clock time to the optimal solution and peak resident memory, ours beside the reference "
+                     "C++ solver's, on this machine.")
+    write_table(depths, out["layers_csv"], out["layers_html"],
+                title="Snakebird: new states per distance",
+                note="Ours beside public_layers.csv and the reference solver's printed counts "
+                     "(all depths but its last).")
+    write_table(solutions, out["solutions_csv"], out["solutions_html"],
+                title="Snakebird: one optimal solution per level",
                 note="Moves are the head letter of a snake in the level file plus U, R, D or L; "
                      "`puzzlelab snakebird replay LEVEL --moves ...` replays them.")
-    plots(df, out["svg_time"], out["svg_bits"])
+    plots(df, tf, out["svg_time"], out["svg_bits"])
+    from .picture import draw_levels
+
+    draw_levels(level_panels(runs), out["svg_levels"])
+    links = {"levels": out["html"], "times": out["times_html"], "bits": out["svg_bits"]}
+    write_rows(scorecard_rows(df, tf, links), out["scorecard"])

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..lab.cli_support import DEFAULT_MEMORY_BUDGET
 from .domain import SnakebirdDomain
 from .level import load_level
 from .play import is_won, name_moves, parse_moves, replay
 
 
-def solve(level_path: str | Path, *, memory_budget: str | int = "2G", workdir: str | Path | None = None,
-          codec: str | None = None, max_depth: int | None = None, order: str = "le",
-          progress: bool = True) -> dict:
+def solve(level_path: str | Path, *, memory_budget: str | int = DEFAULT_MEMORY_BUDGET,
+          workdir: str | Path | None = None, codec: str | None = None, max_depth: int | None = None,
+          order: str = "le", progress: bool = True) -> dict:
     """The `snakebird solve` result: optimal move count, a solution in level letters, per-depth counts,
     compressed size of the visited set, and a replay of the solution from the level file."""
     from ..bfs.engine import search
@@ -29,7 +30,9 @@ def solve(level_path: str | Path, *, memory_budget: str | int = "2G", workdir: s
             if not is_won(final):
                 raise RuntimeError(f"{level.name}: the engine's path does not end in a won position")
         # an independent replay from the level file, as a user would type it
-        positions, error = replay(domain, parse_moves(",".join(solution), level.snake_letters)) if solved else ([], None)
+        positions, error = ([], None)
+        if solved:
+            positions, error = replay(domain, parse_moves(",".join(solution), level.snake_letters))
         replay_won = bool(solved and error is None and is_won(positions[-1]))
         result = {
             "level": level.name,

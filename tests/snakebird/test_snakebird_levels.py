@@ -1,0 +1,106 @@
+"""Snakebird level files: parsing, derived sizes against the published ones, located errors."""
+
+from __future__ import annotations
+
+import pytest
+from snakebird_support import (
+    DATA,
+    level_of,
+)
+
+from conftest import corpus
+from puzzlelab.lab.errors import InputError
+from puzzlelab.snakebird.level import parse_level
+
+
+def test_parse_project_level():
+    lv = parse_level((DATA / "crate.txt").read_text(), path="crate.txt")
+    assert (lv.height, lv.width) == (8, 12)
+    assert lv.snake_letters == ["R"]
+    assert [lv.rc(c) for c in lv.snakes[0]] == [(5, 3), (5, 2), (5, 1)]
+    assert [lv.rc(c) for c in lv.fruit] == [(5, 9)]
+    assert lv.gadgets == [[5 * 12 + 5]]
+    assert lv.rc(lv.exit) == (2, 7)
+    assert lv.snake_max_len == 4  # longest snake 3 + 1 fruit
+    # docs/snakebird.md §8: 2*(4-1) shape bits + 7 head bits + 3 length bits, 1 fruit bit, 7 gadget bits = 24 bits
+    assert (lv.state_bits, lv.state_bytes) == (24, 3)
+
+
+def test_snake_rebuilt_through_turns_and_metadata():
+    lv = level_of("""
+        ; name: hook
+        ; snake_max_len: 9
+        ; moves: 7
+        .......
+        .   * .
+        . v<  .
+        . R^  .
+        . 0^  .
+        .......
+    """)
+    assert lv.name == "hook" and lv.snake_max_len == 9 and lv.expected_moves == 7
+    assert [lv.rc(c) for c in lv.snakes[0]] == [(3, 2), (2, 2), (2, 3), (3, 3), (4, 3)]
+    assert lv.map_line == 4
+
+
+def test_corpus_levels_parse_with_published_state_sizes():
+    folder = corpus("snakebird", "levels")
+    files = sorted(folder.glob("*.txt"))
+    assert len(files) == 53
+    sizes = {}
+    for f in files:
+        lv = parse_level(f.read_text(), path=str(f))
+        sizes[lv.name] = lv.state_bytes
+        # every body cell reached exactly once, gadgets at most 8 cells
+        cells = [c for s in lv.snakes for c in s]
+        assert len(cells) == len(set(cells))
+    # §8: 3 bytes for these levels, 12 for star2, 8-9 for the hard star levels
+    assert {n for n, b in sizes.items() if b == 3} == {
+        "level00", "level01", "level02", "level03", "level04", "level05", "level06", "level10", "level22",
+        "level30", "level31", "level33", "level35"}
+    assert sizes["levelstar2"] == 12 and max(sizes.values()) == 12
+    assert sizes["levelstar1"] == 8 and sizes["levelstar3"] == 8 and sizes["levelstar6"] == 9
+
+
+def test_disconnected_gadget_is_one_object():
+    lv = parse_level(corpus("snakebird", "levels", "levelstar4.txt").read_text(), path="levelstar4.txt")
+    assert [len(g) for g in lv.gadgets] == [2, 2, 2]
+    assert lv.gadget_shape(0) == (0, 4)  # two blocks four columns apart, moving together
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("....\n.R<.\n....\n", 1, "no exit"),
+    ("......\n.*R<*.\n......\n", 2, "2 exits"),
+    ("......\n.*R< .\n.....\n", 3, "ragged map: row 2 is 5 characters wide"),
+    ("......\n.*R<  \n......\n", 2, "border is open"),
+    ("......\n.*R< .\n.  > .\n......\n", 3, "cannot be reached from any head"),
+    ("......\n.*R<1.\n......\n", 2, "digit 1 is used but 0 is not"),
+    ("......\n.*R<x.\n......\n", 2, "unknown map symbol 'x'"),
+    ("......\n.*   .\n......\n", 1, "no snake"),
+    ("......\n.*R<T.\n......\n", 2, "1 teleporter cells"),
+    ("......\n.*R<T.\n.TT  .\n......\n", 3, "3 teleporter cells"),
+    ("; snake_max_len: 2\n......\n.*R<O.\n......\n", 1, "snake_max_len 2 is too small"),
+    ("; moves: many\n......\n.*R< .\n......\n", 1, "'moves' must be an integer"),
+    ("; oops\n......\n.*R< .\n......\n", 1, "metadata line must be"),
+    ("; name: x\n", 2, "no map rows"),
+    (".........\n.*R<    .\n.0000 00.\n.000    .\n.........\n", 4, "gadget 0 has 9 cells"),
+    ("........\n.*R<R< .\n........\n", 2, "snake head R appears twice"),
+    ("; snake_max_len: 20\n........\n.*R<G< .\n.B<    .\n........\n", 2, "needs 147 bits"),
+])
+def test_bad_levels_are_rejected_with_path_and_line(text, line, message):
+    with pytest.raises(InputError) as err:
+        parse_level(text, path="bad.txt")
+    assert str(err.value).startswith(f"bad.txt:{line}: ")
+    assert message in str(err.value)
+
+
+def test_cli_bad_level_exit_2(run_cli, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("; name: bad\n......\n.*R< .\n.....\n")
+    code, out, err = run_cli("snakebird", "show", bad)
+    assert code == 2 and out == ""
+    assert err.strip() == (f"{bad}:4: ragged map: row 2 is 5 characters wide, row 0 is 6 "
+                           "(trailing spaces are part of the map)")
+    code, _, err = run_cli("snakebird", "solve", tmp_path / "missing.txt")
+    assert code == 2 and "missing.txt: no such level file" in err
+    assert "Traceback" not in err

@@ -1,0 +1,94 @@
+"""The snakebird_levels report: reproducible tables apart from the timed ones, scorecard rows of seed 000."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+from snakebird_support import DATA
+
+OUTPUTS = {"csv": "levels.csv", "html": "levels.html", "times-csv": "levels.timing.csv",
+           "times-html": "levels.timing.html", "layers-csv": "layers.csv", "layers-html": "layers.html",
+           "solutions-csv": "solutions.csv", "solutions-html": "solutions.html",
+           "svg-time": "states_vs_time.timing.svg", "svg-bits": "bits_vs_states.svg", "svg-levels": "levels.svg",
+           "scorecard": "scorecard.csv"}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Solve results of two project levels, with a reference result (as `snakebird reference` writes it)."""
+    from puzzlelab.cli import main
+
+    folder = tmp_path_factory.mktemp("sb-report")
+    paths = []
+    for name in ("portal", "crate"):
+        out = folder / "project" / f"{name}.json"
+        out.parent.mkdir(exist_ok=True)
+        assert main(["snakebird", "solve", str(DATA / f"{name}.txt"), "--memory-budget", "64M", "--out", str(out),
+                     "--timing", str(out.with_suffix(".timing.json"))]) == 0
+        paths.append(out)
+    solved = json.loads(paths[1].read_text())
+    ref = folder / "reference" / "crate.json"
+    ref.parent.mkdir()
+    ref.write_text(json.dumps({"level": "crate", "moves": solved["moves"],
+                               "layers_before_last": solved["layers"][:-1]}))
+    ref.with_suffix(".timing.json").write_text(json.dumps({"time_s": 0.5, "peak_rss_bytes": 8 << 20}))
+    return folder, paths, ref
+
+
+def report(folder, paths, ref, into):
+    from puzzlelab.cli import main
+
+    into.mkdir()
+    flags = [f"--{k}={into / v}" for k, v in OUTPUTS.items()]
+    assert main(["snakebird", "report", *map(str, paths), "--reference", str(ref), *flags]) == 0
+    return into
+
+
+def rows(path):
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_report_keeps_times_apart_and_is_reproducible(runs):
+    folder, paths, ref = runs
+    a = report(folder, paths, ref, folder / "a")
+    b = report(folder, paths, ref, folder / "b")
+    levels = rows(a / "levels.csv")
+    assert [r["level"] for r in levels] == ["crate", "portal"]
+    assert levels[0]["moves"] == "13" and levels[1]["moves"] == "9"
+    assert levels[0]["layers = reference"] == "yes" and levels[0]["moves agree"] == "yes"
+    assert not any("time" in c or "MiB" in c for c in levels[0])
+    times = rows(a / "levels.timing.csv")
+    assert float(times[0]["reference time s"]) == 0.5 and float(times[0]["time / reference"]) > 0
+    assert times[1]["reference time s"] == ""
+    for name in OUTPUTS.values():
+        if ".timing." not in name and name != "scorecard.csv":
+            assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+def test_level_pictures():
+    from puzzlelab.snakebird.level import load_level
+    from puzzlelab.snakebird.picture import EXIT, GADGET, SNAKE, TELEPORTER, cell_codes
+
+    portal = cell_codes(load_level(DATA / "portal.txt"))
+    assert (portal == TELEPORTER).sum() == 2 and (portal == EXIT).sum() == 1
+    assert (portal == SNAKE["R"][1]).sum() == 1  # one head
+    crate = load_level(DATA / "crate.txt")
+    assert (cell_codes(crate) == GADGET).sum() == sum(len(g) for g in crate.gadgets)
+
+
+def test_scorecard_rows_of_seed_000(runs):
+    folder, paths, ref = runs
+    out = report(folder, paths, ref, folder / "c")
+    card = {r["figure"]: r for r in rows(out / "scorecard.csv")}
+    assert all(r["seed"] == "000" for r in card.values())
+    levels = card["corpus levels solved at the published optimal length"]
+    assert levels["verdict"] == "not run here"  # no corpus level among these runs
+    bits = card["visited set, bits per state (row filter + zstd)"]
+    assert "crate" in bits["ours"] and bits["article"].startswith("3.36")
+    assert bits["verdict"] == "not run here"  # 748 states: far sparser than the article's 14.6 M
+    timed = card["wall time against the reference C++ solver (worst level)"]
+    assert "crate" in timed["ours"] and timed["peer"] == "0.5 s"
+    assert timed["link"].endswith("levels.timing.html")
