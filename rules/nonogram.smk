@@ -25,12 +25,13 @@ for _name, _reason in nonogram_pl.corpora(NB, NONOGRAM_ROOT)[1]:
     skip("nonogram_bench", _name, _reason)
 for _name, _reason in nonogram_pl.corpora(NA, NONOGRAM_ROOT)[1]:
     skip("nonogram_ablation", _name, _reason)
+NB_REF_WHY = (
+    ""
+    if NB_REF_EXE
+    else "pbnsolve executable not found (config reference_solvers.pbnsolve)"
+)
 if not NB_REF_EXE:
-    skip(
-        "nonogram_bench",
-        "pbnsolve reference timing",
-        "pbnsolve executable not found (config reference_solvers.pbnsolve)",
-    )
+    skip("nonogram_bench", "pbnsolve reference timing", NB_REF_WHY)
 
 
 wildcard_constraints:
@@ -43,6 +44,7 @@ wildcard_constraints:
 localrules:
     nonogram_bench_tables,
     nonogram_bench_reference_table,
+    nonogram_bench_scorecard,
     nonogram_ablation_tables,
 
 
@@ -171,15 +173,39 @@ rule nonogram_bench_reference_table:
     conda:
         ENV
     params:
-        why=(
-            ""
-            if NB_REF_EXE
-            else "pbnsolve executable not found (config reference_solvers.pbnsolve)"
-        ),
+        why=NB_REF_WHY,
     shell:
         "puzzlelab nonogram report reference --results {input.results} --timings {input.timings}"
         " --reference {input.reference} --solver pbnsolve --unavailable={params.why:q}"
         " --table {output.csv} {output.html} > {log} 2>&1"
+
+
+rule nonogram_bench_scorecard:
+    input:
+        results=NB_SOLVE,
+        timings=[nonogram_pl.timing_file(f) for f in NB_SOLVE],
+        reference=NB_REF,
+    output:
+        "results/nonogram_bench/scorecard.csv",
+    log:
+        "results/logs/nonogram_bench/scorecard.log",
+    benchmark:
+        "results/benchmarks/nonogram_bench/nonogram_bench_scorecard/all.tsv"
+    conda:
+        ENV
+    params:
+        why=NB_REF_WHY,
+        links=" ".join(
+            [
+                rules.nonogram_bench_tables.output.summary_html,
+                rules.nonogram_bench_tables.output.heaviest_html,
+                rules.nonogram_bench_reference_table.output.html,
+            ]
+        ),
+    shell:
+        "puzzlelab nonogram report scorecard --results {input.results} --timings {input.timings}"
+        " --reference {input.reference} --solver pbnsolve --unavailable={params.why:q}"
+        " --links {params.links} --out {output} > {log} 2>&1"
 
 
 rule nonogram_bench_gallery:
@@ -291,6 +317,7 @@ register_experiment(
     ]
     + [f"results/nonogram_bench/gallery/{n}.svg" for n in NB_NAMES],
 )
+register_scorecard("nonogram_bench", rules.nonogram_bench_scorecard.output[0])
 register_determinism("nonogram_bench", NB_SOLVE)
 register_experiment(
     "nonogram_ablation",

@@ -120,6 +120,16 @@ def register(parser: argparse.ArgumentParser) -> None:
     r.add_argument("--unavailable", default="", help="reason shown when the reference solver did not run")
     r.add_argument("--table", nargs=2, required=True, metavar=("CSV", "HTML"))
     r.set_defaults(handler=_report_reference)
+    r = rsub.add_parser("scorecard", help="the seed article's figures beside ours and the reference solver's")
+    r.add_argument("--results", nargs="*", default=[], metavar="CSV", help="bench CSVs (artifact)")
+    r.add_argument("--timings", nargs="*", default=[], metavar="CSV", help="their timing CSVs, same order")
+    r.add_argument("--reference", nargs="*", default=[], metavar="CSV", help="reference solver CSVs (may be none)")
+    r.add_argument("--solver", default="pbnsolve")
+    r.add_argument("--unavailable", default="", help="reason shown when the reference solver did not run")
+    r.add_argument("--links", nargs=3, required=True, metavar=("SUMMARY", "HEAVIEST", "REFERENCE"),
+                   help="the report items the rows point to")
+    r.add_argument("--out", required=True, metavar="CSV", help="scorecard rows (lab.scorecard columns)")
+    r.set_defaults(handler=_report_scorecard)
     r = rsub.add_parser("ablation", help="speed-up ratios of each optimisation")
     r.add_argument("--runs", nargs="+", required=True, metavar="VARIANT=RESULT.csv,TIMING.csv")
     r.add_argument("--table", nargs=2, required=True, metavar=("CSV", "HTML"))
@@ -251,6 +261,15 @@ def _report_reference(args) -> int:
     from . import report
 
     report.reference_table(args.results, args.timings, args.reference, args.solver, args.unavailable, args.table)
+    return 0
+
+
+def _report_scorecard(args) -> int:
+    from . import scorecard
+
+    links = dict(zip(("summary", "heaviest", "reference"), args.links))
+    scorecard.bench_scorecard(args.results, args.timings, args.reference, args.solver, args.unavailable, links,
+                              args.out)
     return 0
 
 

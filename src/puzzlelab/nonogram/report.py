@@ -123,6 +123,17 @@ def time_plot(df: pd.DataFrame, path: str) -> None:
     plots.save(fig, path)
 
 
+def load_reference(references: list[str]) -> pd.DataFrame:
+    """The reference solver's rows; `t` = its own clock when it finished, the killed child's CPU time otherwise."""
+    ref = pd.concat([read_table(r) for r in references], ignore_index=True)
+    ref["corpus"] = ref["corpus"].astype(str)
+    ref["name"] = ref["name"].astype(str)
+    ref["t"] = pd.to_numeric(ref["time_s"], errors="coerce")
+    if "cpu_s" in ref:
+        ref["t"] = ref["t"].fillna(pd.to_numeric(ref["cpu_s"], errors="coerce"))
+    return ref
+
+
 def reference_table(results, timings, references, solver, unavailable, out) -> None:
     cols = ["corpus", "puzzles", "ours decided", f"{solver} decided", "ours total CPU s", f"{solver} total CPU s",
             f"{solver} / ours (total)", "both decided", f"{solver} / ours (both decided)", "ours median ms",
@@ -133,13 +144,7 @@ def reference_table(results, timings, references, solver, unavailable, out) -> N
                     title=f"Reference solver {solver}: not available", note=reason)
         return
     ours = load_runs(results, timings)
-    ref = pd.concat([read_table(r) for r in references], ignore_index=True)
-    ref["corpus"] = ref["corpus"].astype(str)
-    ref["name"] = ref["name"].astype(str)
-    # pbnsolve's own clock when it finished; the child's CPU time when it was killed.
-    ref["t"] = pd.to_numeric(ref["time_s"], errors="coerce")
-    if "cpu_s" in ref:
-        ref["t"] = ref["t"].fillna(pd.to_numeric(ref["cpu_s"], errors="coerce"))
+    ref = load_reference(references)
     rows = []
     for corpus, r in ref.groupby("corpus", sort=True):
         o = ours[ours["corpus"] == corpus]

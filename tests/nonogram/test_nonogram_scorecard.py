@@ -1,0 +1,109 @@
+"""Seed 002's scorecard rows, computed from bench and reference CSVs (no solving: the CSVs are written here)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from puzzlelab.lab.scorecard import COLUMNS, VERDICTS
+from puzzlelab.nonogram.scorecard import bench_scorecard
+
+LINKS = {"summary": "results/x/summary.html", "heaviest": "results/x/heaviest.html",
+         "reference": "results/x/reference.html"}
+
+
+def bench_files(tmp_path, rows, stem="bench"):
+    """A bench result CSV and its timing CSV from (corpus, name, status, seconds) tuples."""
+    res, tim = tmp_path / f"{stem}.csv", tmp_path / f"{stem}.timing.csv"
+    pd.DataFrame([{"corpus": c, "name": n, "status": s, "line_solvable": False} for c, n, s, _ in rows]).to_csv(
+        res, index=False)
+    pd.DataFrame([{"corpus": c, "name": n, "time_s": t, "cpu_s": t} for c, n, _, t in rows]).to_csv(tim, index=False)
+    return [str(res)], [str(tim)]
+
+
+def reference_file(tmp_path, rows):
+    path = tmp_path / "reference.csv"
+    pd.DataFrame([{"corpus": c, "name": n, "status": s, "time_s": t, "cpu_s": t, "wall_s": t}
+                  for c, n, s, t in rows]).to_csv(path, index=False)
+    return [str(path)]
+
+
+def scorecard(tmp_path, results, timings, references, unavailable=""):
+    out = tmp_path / "scorecard.csv"
+    bench_scorecard(results, timings, references, "pbnsolve", unavailable, LINKS, str(out))
+    df = pd.read_csv(out, keep_default_na=False, dtype=str)
+    assert list(df.columns) == COLUMNS
+    assert set(df["seed"]) == {"002"} and set(df["verdict"]) <= set(VERDICTS)
+    return {r.figure: r for r in df.itertuples(index=False)}
+
+
+OURS = [
+    ("izaron", "emoji", "unique", 0.001), ("izaron", "taiga", "unique", 0.002), ("izaron", "kolobok", "unique", 0.5),
+    ("nonograms_org", "nonograms-org-19510-dragon", "unique", 1.0),
+    ("nonograms_org", "nonograms-org-05114-rachmaninoff", "timeout", 60.0),
+    ("nonograms_org", "nonograms-org-17403-raccoon", "unique", 0.010),
+    ("keen", "cat6", "unique", 0.004), ("keen", "gettys", "multiple", 2.0),
+    ("webpbn", "webpbn-00001-dancer", "unique", 0.002),
+]
+
+
+def test_rows_compare_the_article_and_the_peer(tmp_path):
+    results, timings = bench_files(tmp_path, OURS)
+    ref = reference_file(tmp_path, [
+        ("izaron", "emoji", "unique", 0.002), ("izaron", "taiga", "unique", 0.002),
+        ("izaron", "kolobok", "unique", 2.0),
+        ("keen", "cat6", "multiple", 0.004), ("keen", "gettys", "timeout", 60.0),
+        ("webpbn", "webpbn-00001-dancer", "unique", 0.002)])
+    rows = scorecard(tmp_path, results, timings, ref)
+
+    median = rows["colour puzzles: median time per puzzle (ours: Izaron's own colour puzzles)"]
+    assert (median.article, median.ours, median.verdict) == ("3.03 ms", "2 ms (3 puzzles)", "beaten")
+    heaviest = rows["colour puzzles: heaviest puzzle (ours: Izaron's own colour puzzles)"]
+    assert (heaviest.ours, heaviest.verdict, heaviest.link) == ("500 ms (kolobok)", "missed", LINKS["summary"])
+
+    named = {f.split("#")[1].split(":")[0]: r for f, r in rows.items() if f.startswith("b/w nonograms.org #")}
+    assert set(named) == {"19510", "5114", "17403", "12771"}
+    assert (named["19510"].article, named["19510"].ours, named["19510"].verdict) == ("459 ms", "1 s (unique)", "missed")
+    assert (named["5114"].ours, named["5114"].verdict) == ("timeout", "missed")
+    assert named["17403"].verdict == "beaten" and named["17403"].link == LINKS["heaviest"]
+    assert named["12771"].verdict == "not run here"
+
+    survey = rows["Wolter's survey: puzzles decided (unique / multiple / contradiction)"]
+    assert (survey.ours, survey.peer, survey.verdict) == ("3 of 3", "pbnsolve: 2 of 3", "reproduced")
+
+    # cat6 is unique for us and multiple for the peer: one disagreement among the five both decided.
+    status = rows["statuses equal to pbnsolve's"]
+    assert status.ours == "1 different in 5 decided by both (keen/cat6)" and status.verdict == "missed"
+    izaron = rows["CPU time beside pbnsolve: izaron (3 puzzles both decided)"]
+    assert (izaron.ours, izaron.peer, izaron.verdict) == ("503 ms (pbnsolve / ours 3.98)", "pbnsolve: 2 s", "beaten")
+    keen = rows["CPU time beside pbnsolve: keen (1 puzzles both decided)"]
+    assert keen.verdict == "reproduced" and keen.link == LINKS["reference"]
+    assert rows["CPU time beside pbnsolve: webpbn (1 puzzles both decided)"].verdict == "reproduced"
+
+
+def test_an_undecided_colour_puzzle_misses_the_heaviest_figure(tmp_path):
+    results, timings = bench_files(tmp_path, [("izaron", "emoji", "unique", 0.001),
+                                              ("izaron", "taiga", "timeout", 60.0)])
+    rows = scorecard(tmp_path, results, timings, [])
+    heaviest = rows["colour puzzles: heaviest puzzle (ours: Izaron's own colour puzzles)"]
+    assert (heaviest.ours, heaviest.verdict) == ("1 ms (emoji); 1 not decided", "missed")
+
+
+def test_rows_say_not_run_here_without_corpora_or_peer(tmp_path):
+    results, timings = bench_files(tmp_path, [("gen-c3-12", "gen-c3-12-001", "unique", 0.001)])
+    rows = scorecard(tmp_path, results, timings, [], unavailable="pbnsolve executable not found")
+    assert len(rows) >= 4
+    assert {r.verdict for r in rows.values()} == {"not run here"}
+    assert rows["statuses equal to pbnsolve's"].peer == "not run: pbnsolve executable not found"
+    assert rows["colour puzzles: median time per puzzle (ours: Izaron's own colour puzzles)"].article == "3.03 ms"
+
+
+def test_cli_writes_the_rows(tmp_path, run_cli):
+    results, timings = bench_files(tmp_path, OURS)
+    out = tmp_path / "sc.csv"
+    code, _, err = run_cli("nonogram", "report", "scorecard", "--results", *results, "--timings", *timings,
+                           "--reference", "--links", "s.html", "h.html", "r.html", "--out", str(out))
+    assert code == 0, err
+    df = pd.read_csv(out, keep_default_na=False, dtype=str)
+    assert len(df) >= 4 and set(df["link"]) == {"s.html", "h.html", "r.html"}
+    peer = df[df["figure"].str.contains("pbnsolve")]
+    assert len(peer) == 2 and set(peer["verdict"]) == {"not run here"}
