@@ -139,7 +139,7 @@ rule nonogram_bench_tables:
             subcategory="nonogram_bench",
             caption="../report/nonogram/bench_heaviest.rst",
         ),
-        plot=report(
+        svg=report(
             "results/nonogram_bench/times.svg",
             category="Nonograms",
             subcategory="nonogram_bench",
@@ -152,7 +152,7 @@ rule nonogram_bench_tables:
     shell:
         "puzzlelab nonogram report bench --results {input.results} --timings {input.timings}"
         " --summary {output.summary_csv} {output.summary_html}"
-        " --heaviest {output.heaviest_csv} {output.heaviest_html} --plot {output.plot} > {log} 2>&1"
+        " --heaviest {output.heaviest_csv} {output.heaviest_html} --svg {output.svg} > {log} 2>&1"
 
 
 rule nonogram_bench_reference_table:
@@ -289,7 +289,7 @@ rule nonogram_ablation_tables:
             subcategory="nonogram_ablation",
             caption="../report/nonogram/ablation_table.rst",
         ),
-        plot=report(
+        svg=report(
             "results/nonogram_ablation/speedups.svg",
             category="Nonograms",
             subcategory="nonogram_ablation",
@@ -303,7 +303,7 @@ rule nonogram_ablation_tables:
         runs=lambda wc: nonogram_pl.ablation_runs(NA, NONOGRAM_ROOT, NA_VARIANTS),
     shell:
         "puzzlelab nonogram report ablation --runs {params.runs}"
-        " --table {output.csv} {output.html} --plot {output.plot} > {log} 2>&1"
+        " --table {output.csv} {output.html} --svg {output.svg} > {log} 2>&1"
 
 
 register_experiment(

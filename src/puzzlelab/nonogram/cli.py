@@ -110,7 +110,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     r.add_argument("--timings", nargs="+", required=True, metavar="CSV", help="their timing CSVs, same order")
     r.add_argument("--summary", nargs=2, required=True, metavar=("CSV", "HTML"))
     r.add_argument("--heaviest", nargs=2, required=True, metavar=("CSV", "HTML"))
-    r.add_argument("--plot", required=True, metavar="SVG")
+    r.add_argument("--svg", required=True, metavar="FILE", help="the figure (SVG)")
     r.set_defaults(handler=_report_bench)
     r = rsub.add_parser("reference", help="our times beside the reference solver's, per corpus")
     r.add_argument("--results", nargs="*", default=[], metavar="CSV")
@@ -133,7 +133,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     r = rsub.add_parser("ablation", help="speed-up ratios of each optimisation")
     r.add_argument("--runs", nargs="+", required=True, metavar="VARIANT=RESULT.csv,TIMING.csv")
     r.add_argument("--table", nargs=2, required=True, metavar=("CSV", "HTML"))
-    r.add_argument("--plot", required=True, metavar="SVG")
+    r.add_argument("--svg", required=True, metavar="FILE", help="the figure (SVG)")
     r.set_defaults(handler=_report_ablation)
     r = rsub.add_parser("gallery", help="draw a few solved puzzles of a corpus in their colours")
     r.add_argument("--results", required=True, metavar="CSV", help="the corpus's bench CSV (picks solved puzzles)")
@@ -253,7 +253,7 @@ def _reference(args) -> int:
 def _report_bench(args) -> int:
     from . import report
 
-    report.bench_tables(args.results, args.timings, args.summary, args.heaviest, args.plot)
+    report.bench_tables(args.results, args.timings, args.summary, args.heaviest, args.svg)
     return 0
 
 
@@ -276,7 +276,7 @@ def _report_scorecard(args) -> int:
 def _report_ablation(args) -> int:
     from . import report
 
-    report.ablation_tables(args.runs, args.table, args.plot)
+    report.ablation_tables(args.runs, args.table, args.svg)
     return 0
 
 
