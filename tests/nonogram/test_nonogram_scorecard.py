@@ -1,4 +1,4 @@
-"""Seed 002's scorecard rows, computed from bench and reference CSVs (no solving: the CSVs are written here)."""
+"""Seed 002's scorecard rows and the bench report, computed from CSVs written here (no solving)."""
 
 from __future__ import annotations
 
@@ -107,3 +107,21 @@ def test_cli_writes_the_rows(tmp_path, run_cli):
     assert len(df) >= 4 and set(df["link"]) == {"s.html", "h.html", "r.html"}
     peer = df[df["figure"].str.contains("pbnsolve")]
     assert len(peer) == 2 and set(peer["verdict"]) == {"not run here"}
+
+
+def test_report_bench_writes_tables_and_the_svg_figure(tmp_path, run_cli):
+    res, tim = tmp_path / "b.csv", tmp_path / "b.timing.csv"
+    pd.DataFrame([{"corpus": "c", "name": f"p{i}", "size": "5x5", "width": 5, "height": 5, "colors": 2, "status": s,
+                   "line_solvable": i == 0, "valid": True} for i, s in enumerate(["unique", "multiple", "timeout"])]
+                 ).to_csv(res, index=False)
+    pd.DataFrame([{"corpus": "c", "name": f"p{i}", "time_s": t, "cpu_s": t} for i, t in enumerate([0.001, 0.003, 1.0])]
+                 ).to_csv(tim, index=False)
+    out = {k: tmp_path / k for k in ("s.csv", "s.html", "h.csv", "h.html", "t.svg")}
+    code, _, err = run_cli("nonogram", "report", "bench", "--results", res, "--timings", tim,
+                           "--summary", out["s.csv"], out["s.html"], "--heaviest", out["h.csv"], out["h.html"],
+                           "--svg", out["t.svg"])
+    assert code == 0, err
+    row = pd.read_csv(out["s.csv"]).iloc[0]
+    assert (row["puzzles"], row["solved"], row["unique"], row["multiple"], row["timeout"]) == (3, 2, 1, 1, 1)
+    assert list(pd.read_csv(out["h.csv"])["name"]) == ["p2", "p1", "p0"]
+    assert out["t.svg"].read_text().startswith("<?xml") and "<svg" in out["t.svg"].read_text()
