@@ -139,6 +139,7 @@ for _exp in beam_pipeline.EXPERIMENTS:
                 labels={"figure": f"{_exp} best boards"},
                 caption="../report/beam/best_boards.rst",
             ),
+            scorecard=f"results/{_exp}/scorecard.csv",
         log:
             f"results/logs/{_exp}/report.log",
         localrule: True
@@ -154,7 +155,8 @@ for _exp in beam_pipeline.EXPERIMENTS:
         shell:
             "puzzlelab edgematch report {params.table} {input.runs} --timings {input.timings}"
             " --puzzles {input.puzzles} --csv {output.csv} --html {output.html} --svg {output.svg}"
-            " --boards {output.boards} --family-rows {params.family_rows} 2> {log}"
+            " --boards {output.boards} --family-rows {params.family_rows}"
+            " --scorecard {output.scorecard} 2> {log}"
 
     _report_rule = getattr(rules, f"{_exp}_report")
     register_experiment(
@@ -166,6 +168,7 @@ for _exp in beam_pipeline.EXPERIMENTS:
             _report_rule.output.boards,
         ],
     )
+    register_scorecard(_exp, _report_rule.output.scorecard)
     register_determinism(_exp, _runs)
 
 

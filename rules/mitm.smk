@@ -173,6 +173,7 @@ for _exp in mitm_pipeline.EXPERIMENTS:
                 labels={"figure": f"{_exp} memory"},
                 caption=f"../report/mitm/{_exp}_memory.rst",
             ),
+            scorecard=f"results/{_exp}/scorecard.csv",
         log:
             f"results/logs/{_exp}/report.log",
         localrule: True
@@ -189,7 +190,8 @@ for _exp in mitm_pipeline.EXPERIMENTS:
             "puzzlelab edgematch report {params.table} {input.runs} --timings {input.timings}"
             " --memory-budget {params.memory_budget} --csv {output.csv} --html {output.html}"
             " --rounds-csv {output.rounds_csv} --rounds-html {output.rounds_html}"
-            " --svg {output.svg} --memory-svg {output.memory_svg} 2> {log}"
+            " --svg {output.svg} --memory-svg {output.memory_svg}"
+            " --scorecard {output.scorecard} 2> {log}"
 
     _report_rule = getattr(rules, f"{_exp}_report")
     register_experiment(
@@ -202,6 +204,7 @@ for _exp in mitm_pipeline.EXPERIMENTS:
             _report_rule.output.memory_svg,
         ],
     )
+    register_scorecard(_exp, _report_rule.output.scorecard)
     register_determinism(_exp, _runs)
 
 

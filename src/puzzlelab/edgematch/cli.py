@@ -66,6 +66,8 @@ def register(parser: argparse.ArgumentParser) -> None:
                            runs_help="result files of the experiment's jobs (`sweep --out`, `mitm --out`)")
     p.add_argument("--timings", nargs="*", default=[], metavar="FILE",
                    help="the jobs' timing files, in the order of RUNS")
+    p.add_argument("--scorecard", metavar="FILE",
+                   help="also write the seed article's headline figures beside ours (CSV, lab.scorecard rows)")
     search_cli.add_report_options(p)
     mitm_cli.add_report_options(p)
 

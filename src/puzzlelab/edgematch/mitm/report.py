@@ -184,6 +184,86 @@ def wall(records: list[dict]) -> tuple[pd.DataFrame, str]:
     return df, "; ".join(parts) + "."
 
 
+# --- scorecard rows (seed 004) ------------------------------------------------------------------
+
+FRAMELESS = 437  # the article's frameless board from the same machinery
+
+
+def bench_scorecard(df: pd.DataFrame, link: str) -> list:
+    """10x10 testbed: the beam board's 2-row band proven exactly; growth per extra mismatch; the 437 board."""
+    from ...lab.scorecard import Row, verdict
+
+    rows = []
+    fig = "bottom 2-row band of a testbed beam board (10x10 in the article): exact optimum"
+    two = df[(df["source"] == "beam") & (df["rows"] == 2)] if len(df) else df
+    if len(two):
+        proven = two[two["proven"] == "yes"]
+        ours = f"{len(proven)}/{len(two)} proven" + (
+            f" (optimum {', '.join(str(int(x)) for x in proven['optimum'])} mismatches)" if len(proven) else "")
+        rows.append(Row("004", fig, "proven optimal", ours,
+                        verdict="reproduced" if len(proven) == len(two) else "missed", link=link))
+    else:
+        rows.append(Row("004", fig, "proven optimal", "not run here", link=link))
+    fig = "growth of each half per extra mismatch (largest band with a sweep)"
+    grown = df.dropna(subset=["growth upper", "growth lower"]) if len(df) else df
+    if len(grown):
+        big = grown.sort_values(["rows", "instance"], kind="stable").iloc[-1]
+        geo = _geo([float(big["growth upper"]), float(big["growth lower"])])
+        ours = (f"x{float(big['growth upper']):.3g} upper, x{float(big['growth lower']):.3g} lower "
+                f"({int(big['rows'])}-row band, {big['source']})")
+        rows.append(Row("004", fig, f"about x{ARTICLE_GROWTH}", ours,
+                        verdict=verdict(geo, float(ARTICLE_GROWTH), better="equal", rel_tol=0.5), link=link))
+    else:
+        rows.append(Row("004", fig, f"about x{ARTICLE_GROWTH}", "not run here (no sweep)", link=link))
+    rows.append(Row("004", "frameless board from the same machinery (matched edges)", str(FRAMELESS),
+                    "not run here", link=link))
+    return rows
+
+
+def vs_beam_scorecard(df: pd.DataFrame, link: str) -> list:
+    """The bottom 2-row band of 16x16 beam boards: the article left it open (the table does not fit)."""
+    from ...lab.scorecard import Row
+
+    fig = "bottom 2-row band of a 16x16 beam board: exact optimum"
+    article = "out of reach (the top-half table no longer fits)"
+    # The article's question is the full 16-wide endgame: narrower boards are not judged.
+    two = df[(df["rows"] == 2) & (df["pieces"] == 2 * 16)] if len(df) else df
+    if not len(two):
+        return [Row("004", fig, article, "not run here (no 16-wide band)" if len(df) else "not run here",
+                    link=link)]
+    proven = two[two["proven"] == "yes"]
+    ours = f"{len(proven)}/{len(two)} proven"
+    if len(proven):
+        ours += f" (beam left behind {', '.join(str(int(x)) for x in proven['left behind'])} edges)"
+    else:
+        stops = sorted(set(two["stopped by"]) - {""})
+        ours += (f"; mismatches between {int(two['lower bound'].min())} and {int(two['best found'].max())}"
+                 f" when the {' / '.join(stops) or 'budget'} limit stopped it")
+    return [Row("004", fig, article, ours, verdict="beaten" if len(proven) else "reproduced", link=link)]
+
+
+def wall_scorecard(df: pd.DataFrame, link: str) -> list:
+    """What stops the proofs first as bands grow: the article says memory, not time."""
+    from ...lab.scorecard import Row
+
+    fig = "what first stops an exact band proof as bands grow"
+    article = "memory, not time (the top-half table)"
+    stopped = df[df["proven"] == "no"].sort_values(["cells", "rows"], kind="stable") if len(df) else df
+    if not len(stopped):
+        return [Row("004", fig, article, "not run here (every band proven)" if len(df) else "not run here",
+                    link=link)]
+    first = stopped.iloc[0]
+    reason = {"memory": "memory", "nodes": "the node limit (time)"}.get(first["stopped by"], first["stopped by"])
+    table = float(stopped["table MiB"].max())
+    ours = (f"{reason} at {int(first['rows'])}x{int(first['width'])} ({first['instance']}; "
+            f"largest table {table:.3g} MiB)")
+    return [Row("004", fig, article, ours, verdict="reproduced" if first["stopped by"] == "memory" else "missed",
+                link=link)]
+
+
+SCORECARDS = {"mitm_bench": bench_scorecard, "mitm_vs_beam": vs_beam_scorecard, "mitm_wall": wall_scorecard}
+
+
 # --- figures -----------------------------------------------------------------------------------
 
 def _colours(n: int):
@@ -328,6 +408,8 @@ def report(args) -> None:
     for option, path in (("--svg", args.svg), ("--memory-svg", args.memory_svg)):
         if not str(path).lower().endswith(".svg"):
             raise InputError(f"{option} {path}: the figures are SVG files (name ending in .svg)")
+    if getattr(args, "scorecard", None) and args.table not in SCORECARDS:
+        raise InputError(f"report {args.table} has no scorecard rows (--scorecard is for {', '.join(SCORECARDS)})")
     records = load(args.runs, args.timings)
     limit = parse_size(args.memory_budget) if args.memory_budget else None
     rounds = rounds_table(records)
@@ -349,6 +431,10 @@ def report(args) -> None:
         figure_wall_memory(df, args.memory_svg, limit)
     else:
         figure_memory(records, args.memory_svg, limit, f"Memory per budget: {title[experiment]}")
+    if getattr(args, "scorecard", None):
+        from ...lab.scorecard import write_rows
+
+        write_rows(SCORECARDS[experiment](df, args.html), args.scorecard)
 
 
 __all__ = ["report", "parse_job", "load", "growth", "independent", "bench", "vs_beam", "wall", "rounds_table"]

@@ -209,5 +209,5 @@ def report(args) -> int:
     from .report import run
 
     run(args.table, args.runs, args.timings, args.puzzles, args.csv, args.html, args.svg, args.boards,
-        args.family_rows)
+        args.family_rows, args.scorecard)
     return 0

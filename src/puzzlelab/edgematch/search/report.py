@@ -25,6 +25,25 @@ ARTICLE_WIDTH = {
     32768: "451/453/455 (32 seeds)", 65536: "454/454.5/455 (4 runs)",
 }
 
+# Headline figures of the article for the scorecard (official set, matched edges out of 480).
+# Beam width: the median matched edges per width (32 seeds at 4096 and 16384, the table elsewhere).
+SCORE_WIDTH = {2048: ("about 449", 449.0), 4096: ("446 / 450 / 452 (32 seeds)", 450.0),
+               8192: ("452 to 453", 452.5), 16384: ("451 / 453 / 455 (32 seeds)", 453.0)}
+WIDTH_CEILING = 455  # no width of the article's grid gave a raw board above 455
+# Equal node budget (20 to 25 M nodes): depth reached (cells) and matched edges, per hints and algo.
+VERSUS = {("none", "dfs"): (213, 368), ("none", "lds"): (203, 349), ("none", "beam"): (256, 455),
+          ("all", "dfs"): (190, 322), ("all", "beam"): (256, 450)}
+VERSUS_NODES = 20_000_000
+# Board factory: 160 seeds, 19 boards at 455 and none at 456; the 94 boards >= 453 pairwise distinct in
+# their first 13 rows; about 1160 boards per hour on four cores.
+FACTORY_WIDTH, FACTORY_BEST, FACTORY_TOP, FACTORY_SHARE, FACTORY_PER_HOUR = 16384, 455, 453, 94 / 160, 1160.0
+REFINED = 460  # after destroy-and-repair polishing
+# Visiting orders: row order ahead of spiral and border-first by 4 to 6 matched edges (medians), W >= 2048.
+ORDER_MARGIN, ORDER_WIDTH = (4, 6), 2048
+# Gumbel noise: the range of raw boards per temperature (three seeds each), judged at the full setting's width.
+TEMPERATURES, TIES_WIDTH = {0.1: (446, 453), 0.5: (438, 441), 2.0: (240, 252)}, 4096
+DEDUP_WIDTH = 16384  # the article's dedup sweep went to wide beams; narrower sweeps are shown, not judged
+
 
 def load_runs(run_files: list[str], timing_files: list[str]) -> pd.DataFrame:
     """One row per (run file, seed) with the search parameters, score, depth, nodes and times.
@@ -243,6 +262,189 @@ def factory_report(df: pd.DataFrame, csv: str, html: str, svg: str, family_rows:
     plots.save(fig, svg)
 
 
+def _official(df: pd.DataFrame) -> pd.DataFrame:
+    """The runs on the official set (the article's instance), or none."""
+    return df[df["instance"] == "official"] if len(df) else df
+
+
+def width_scorecard(df: pd.DataFrame, link: str) -> list:
+    """Median matched edges per width on the official set against the article, and the 455 ceiling."""
+    from ...lab.scorecard import Row, verdict
+
+    off = _official(df)
+    rows = []
+    for width, (article, median) in SCORE_WIDTH.items():
+        g = off[off["width"] == width] if len(off) else off
+        fig = f"raw board score, W={width}: min / median / max (matched edges of 480)"
+        if not len(g):
+            rows.append(Row("001", fig, article, "not run here (width not in this configuration)", link=link))
+            continue
+        s = _stats(g)
+        ours = f"{int(s['min'])} / {s['median']:g} / {int(s['max'])} ({len(g)} seeds)"
+        rows.append(Row("001", fig, article, ours, verdict=verdict(float(s["median"]), median, abs_tol=1.0),
+                        link=link))
+    fig = "best raw board at any width (width alone never above 455)"
+    if len(off):
+        best = int(off["score"].max())
+        at = int(off.sort_values(["score", "width"], ascending=[False, True], kind="mergesort")["width"].iloc[0])
+        # Below the article's widest widths a board under 455 says nothing about the ceiling.
+        judged = best >= WIDTH_CEILING or int(off["width"].max()) >= max(SCORE_WIDTH)
+        rows.append(Row("001", fig, str(WIDTH_CEILING), f"{best} (first at W={at})" + (
+            "" if judged else f"; W={max(SCORE_WIDTH)} not run here"),
+                        verdict=verdict(float(best), float(WIDTH_CEILING)) if judged else "not run here",
+                        link=link))
+    else:
+        rows.append(Row("001", fig, str(WIDTH_CEILING), "not run here (no official set)", link=link))
+    return rows
+
+
+def versus_scorecard(df: pd.DataFrame, link: str) -> list:
+    """Depth reached at the article's equal node budget, per search and hints, on the official set."""
+    from ...lab.scorecard import Row, verdict
+
+    off = _official(df)
+    rows = []
+    for (hints, algo), (depth, score) in VERSUS.items():
+        fig = f"{algo.upper() if algo != 'beam' else 'beam'} at an equal node budget, hints {hints}: depth (cells)"
+        article = f"depth {depth}/256, {score} matched (20-25 M nodes)"
+        g = off[(off["hints"] == hints) & (off["algo"] == algo)] if len(off) else off
+        if not len(g):
+            rows.append(Row("001", fig, article, "not run here (no official set or setting)", link=link))
+            continue
+        r = g.sort_values("seed", kind="mergesort").iloc[0]
+        budget = int(r["nodes"]) if algo == "beam" else int(r["budget"])
+        ours = f"depth {int(r['depth'])}/{int(r['board']['rows'] * r['board']['cols'])}, {int(r['score'])} matched " \
+               f"({budget / 1e6:.3g} M nodes)"
+        if algo != "beam" and budget < VERSUS_NODES:
+            rows.append(Row("001", fig, article, ours + "; the article's budget not run here", link=link))
+            continue
+        # The claim is where each search stalls: within 10 cells counts as reproduced; the beam must finish.
+        rows.append(Row("001", fig, article, ours, link=link,
+                        verdict=verdict(float(r["depth"]), float(depth), abs_tol=0 if algo == "beam" else 10)))
+    return rows
+
+
+def factory_scorecard(df: pd.DataFrame, link: str, family_rows: int) -> list:
+    """The factory's best board, its distinct families of strong boards, its rate, and the refined 460.
+
+    The article's factory ran at W=16384: at another width the figures are shown, not judged.
+    """
+    from ...lab.scorecard import Row, verdict
+
+    off = _official(df)
+    best_fig = f"board factory: best raw board (W={FACTORY_WIDTH}, 160 seeds)"
+    best_article = "455 (19 of 160 boards), none 456"
+    refined = Row("001", "score after destroy-and-repair polishing", str(REFINED), "not run here: no refinement yet",
+                  link=link)
+    if not len(off):
+        return [Row("001", best_fig, best_article, "not run here (no official set)", link=link), refined]
+    width = int(off["width"].iloc[0])
+    same = width == FACTORY_WIDTH
+    other = "" if same else f"; W={FACTORY_WIDTH} not run here"
+    best = int(off["score"].max())
+    at_best = int((off["score"] == best).sum())
+    top = off[off["score"] >= FACTORY_TOP]
+    families = len({_key(b, family_rows) for b in top["board"]})
+    share = len(top) / len(off)
+    per_board = float(off["cpu_time_s"].median())
+    per_hour = 4 * 3600 / per_board if per_board > 0 else None
+    judge = (lambda v: v) if same else (lambda v: "not run here")
+    return [
+        Row("001", best_fig, best_article, f"{best} ({at_best} of {len(off)} boards, W={width}){other}",
+            verdict=judge(verdict(float(best), float(FACTORY_BEST))), link=link),
+        Row("001", f"board factory: boards >= {FACTORY_TOP}, distinct in the first {family_rows} rows",
+            "94 of 160 boards, 94 families", f"{len(top)} of {len(off)} boards, {families} families{other}",
+            verdict=judge("missed" if families < len(top) else verdict(share, FACTORY_SHARE, rel_tol=0.25)),
+            link=link),
+        Row("001", "board factory: boards per hour (four cores)", f"about {FACTORY_PER_HOUR:.0f}",
+            (f"about {per_hour:.0f} (4 x one core, median CPU time per board){other}" if per_hour else "not measured"),
+            verdict=judge(verdict(per_hour, FACTORY_PER_HOUR, rel_tol=0.2)) if per_hour else "not run here",
+            link=link),
+        refined,
+    ]
+
+
+def orders_scorecard(df: pd.DataFrame, link: str) -> list:
+    """Row order against spiral and border-first: the margin of the medians at the widest width."""
+    from ...lab.scorecard import Row
+
+    off = _official(df)
+    rows = []
+    lo, hi = ORDER_MARGIN
+    for other in ("spiral", "border"):
+        fig = f"row order ahead of {other} order (median matched edges, widest width)"
+        article = f"+{lo} to +{hi}"
+        if not len(off) or not {"row", other} <= set(off["order"]):
+            rows.append(Row("001", fig, article, "not run here", link=link))
+            continue
+        width = int(off["width"].max())
+        g = off[off["width"] == width]
+        margin = float(g[g["order"] == "row"]["score"].median() - g[g["order"] == other]["score"].median())
+        judged = width >= ORDER_WIDTH
+        ours = f"{margin:+g} at W={width}" + ("" if judged else f"; W >= {ORDER_WIDTH} not run here")
+        good = lo - 1 <= margin <= hi + 1
+        rows.append(Row("001", fig, article, ours, link=link,
+                        verdict=("reproduced" if good else "missed") if judged else "not run here"))
+    return rows
+
+
+def ties_scorecard(df: pd.DataFrame, link: str) -> list:
+    """Gumbel noise: the range of raw boards per temperature; reproduced when it overlaps the article's."""
+    from ...lab.scorecard import Row
+
+    off = _official(df)
+    rows = []
+    for temp, (lo, hi) in TEMPERATURES.items():
+        fig = f"Gumbel noise at temperature {temp:g}: raw boards, min to max"
+        article = f"{lo} to {hi} (3 seeds)"
+        g = off[off["temperature"] == temp] if len(off) else off
+        if not len(g):
+            rows.append(Row("001", fig, article, "not run here", link=link))
+            continue
+        width = int(g["width"].iloc[0])
+        a, b = int(g["score"].min()), int(g["score"].max())
+        judged = width >= TIES_WIDTH
+        ours = f"{a} to {b} ({len(g)} seeds, W={width})" + ("" if judged else f"; W={TIES_WIDTH} not run here")
+        overlap = a <= hi and b >= lo
+        rows.append(Row("001", fig, article, ours, link=link,
+                        verdict=("reproduced" if overlap else "missed") if judged else "not run here"))
+    return rows
+
+
+def dedup_scorecard(df: pd.DataFrame, link: str) -> list:
+    """Survivor dedup: the piece-set key's width curve dips, the path key's rises monotonically."""
+    from ...lab.scorecard import Row
+
+    off = _official(df)
+    rows = []
+    claims = {"pieces": ("piece-set key: median score against width", "U-shaped (446, 453, then 449)", False),
+              "path": ("path key: median score against width", "rises monotonically (to 455)", True)}
+    for mode, (fig, article, monotone) in claims.items():
+        g = off[off["dedup"] == mode] if len(off) else off
+        if not len(g):
+            rows.append(Row("001", fig, article, "not run here", link=link))
+            continue
+        med = g.groupby("width", sort=True)["score"].median()
+        rises = bool((med.diff().dropna() >= 0).all())
+        judged = len(med) >= 3 and int(med.index.max()) >= DEDUP_WIDTH
+        ours = ", ".join(f"{v:g} at W={w}" for w, v in med.items()) + (
+            "" if judged else f"; 3 widths to W={DEDUP_WIDTH} not run here")
+        rows.append(Row("001", fig, article, ours, link=link,
+                        verdict=("reproduced" if rises == monotone else "missed") if judged else "not run here"))
+    return rows
+
+
+# The experiments with scorecard rows: (runs, link, family_rows) -> rows.
+SCORECARDS = {
+    "beam_width": lambda df, link, _rows: width_scorecard(df, link),
+    "beam_vs_dfs_lds": lambda df, link, _rows: versus_scorecard(df, link),
+    "beam_orders": lambda df, link, _rows: orders_scorecard(df, link),
+    "beam_ties": lambda df, link, _rows: ties_scorecard(df, link),
+    "beam_dedup": lambda df, link, _rows: dedup_scorecard(df, link),
+    "beam_factory": factory_scorecard,
+}
+
+
 def load_puzzles(paths: list[str], names) -> dict:
     """Puzzle name -> Puzzle, for the puzzles the runs name (each must be among `paths`)."""
     from ..puzzle import load_puzzle
@@ -258,7 +460,9 @@ def load_puzzles(paths: list[str], names) -> dict:
 
 
 def run(experiment: str, run_files: list[str], timing_files: list[str], puzzle_files: list[str], csv: str,
-        html: str, svg: str | None, boards: str | None, family_rows: int = 13) -> None:
+        html: str, svg: str | None, boards: str | None, family_rows: int = 13, scorecard: str | None = None) -> None:
+    if scorecard and experiment not in SCORECARDS:
+        raise InputError(f"report {experiment} has no scorecard rows (--scorecard is for {', '.join(SCORECARDS)})")
     df = load_runs(run_files, timing_files)
     needs_puzzles = boards or experiment == "beam_orders"
     puzzles = load_puzzles(puzzle_files, df["puzzle"].unique()) if needs_puzzles and len(df) else {}
@@ -277,3 +481,7 @@ def run(experiment: str, run_files: list[str], timing_files: list[str], puzzle_f
     else:
         raise ValueError(experiment)
     best_boards(df, puzzles, boards)
+    if scorecard:
+        from ...lab.scorecard import write_rows
+
+        write_rows(SCORECARDS[experiment](df, html, family_rows), scorecard)
