@@ -11,7 +11,7 @@ import pytest
 from conftest import REPO, corpus
 from puzzlelab.nonogram.formats import load, load_one
 from puzzlelab.nonogram.generate import generate
-from puzzlelab.nonogram.linesolve import solve_line, windows
+from puzzlelab.nonogram.linesolve import LineWork, solve_line, windows
 from puzzlelab.nonogram.model import Puzzle, clues_of, runs, satisfies
 from puzzlelab.nonogram.solver import Options, solve
 
@@ -90,10 +90,10 @@ def test_line_solver_matches_enumeration():
             ok = solve_line(cells, n, arr(b[0] for b in clue), arr(b[1] for b in clue),
                             arr(slots.index(b[1]) for b in clue), arr(lo), arr(hi), k,
                             np.array(slots or [0], dtype=np.int64), len(slots),
-                            np.zeros((mk + 1, n + 2), np.uint8), np.zeros((mk + 1, n + 2), np.uint8),
-                            np.zeros((max(1, len(slots)), n + 2), np.int32),
-                            np.zeros((max(1, len(slots)), n + 2), np.int32), np.zeros((2, mk), np.int64), out,
-                            naive)
+                            LineWork(np.zeros((mk + 1, n + 2), np.uint8), np.zeros((mk + 1, n + 2), np.uint8),
+                                     np.zeros((max(1, len(slots)), n + 2), np.int32),
+                                     np.zeros((max(1, len(slots)), n + 2), np.int32), np.zeros((2, mk), np.int64)),
+                            out, naive)
             assert ok == expected_ok, (clue, cells.tolist())
             if ok:
                 assert out[:n].tolist() == expected, (clue, cells.tolist(), naive)

@@ -17,9 +17,22 @@ With `naive=True` both are plain loops over the segment, O(k·n·len) — kept f
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..lab.jit import kernel
+
+
+class LineWork(NamedTuple):
+    """Work tables of one line solve: P, S (k+1, n+2) prefix/suffix fits, nc and diff (nslot, n+2)
+    prefix counts and difference arrays, win (2, k) the blocks' windows of this call."""
+
+    P: np.ndarray
+    S: np.ndarray
+    nc: np.ndarray
+    diff: np.ndarray
+    win: np.ndarray
 
 
 @kernel
@@ -34,14 +47,14 @@ def _fits(cells, nc, slot, bit, a, b, naive):
 
 
 @kernel
-def solve_line(cells, n, blen, bcol, bslot, clo, chi, k, slotcol, nslot, P, S, nc, diff, win, out, naive):
+def solve_line(cells, n, blen, bcol, bslot, clo, chi, k, slotcol, nslot, work, out, naive):
     """Narrow `cells[:n]` into `out[:n]`; False when no placement of the blocks fits the line.
 
     blen/bcol: lengths and colour indices of the k blocks; clo/chi: first/last start each block can
-    have from the clue alone; bslot: each block's row in the per-colour prefix-count table nc
-    (slotcol lists the colour of each of the nslot rows). P, S: (k+1, n+2) work tables;
-    diff: (nslot, n+2) difference arrays; win: (2, k) work array for the windows of this call.
+    have from the clue alone; bslot: each block's row in the per-colour prefix-count table work.nc
+    (slotcol lists the colour of each of the nslot rows); work: the LineWork tables.
     """
+    P, S, nc, diff, win = work.P, work.S, work.nc, work.diff, work.win
     if k > 0 and chi[0] < clo[0]:
         return False  # the clue is longer than the line
     # Prefix counts of cells that do NOT allow each colour that occurs in the line.

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..lab.jit import kernel
 from .linecache import lookup, pack, store
-from .linesolve import solve_line
+from .linesolve import LineWork, solve_line
 
 # ctr slots
 R_, C_, QHEAD, QLEN, TPOS, SOLVES, WORK, LIMIT, UNKNOWN, NSOL, MODE, DEPTH = range(12)
@@ -123,7 +123,7 @@ def _solve_one(pz, ws, grid, ctr, tab, line, naive):
             return hit == 1, n, start, stride
     ctr[WORK] += n * (k + 1)
     ok = solve_line(cells, n, blen[line], bcol[line], bslot[line], blo[line], bhi[line], k, slotcol[line],
-                    nslot[line], P, S, nc, diff, win, out, naive)
+                    nslot[line], LineWork(P, S, nc, diff, win), out, naive)
     if use_cache:
         store(tab, line, h, key, nw, bits, n, ok, out)
     return ok, n, start, stride
