@@ -37,7 +37,10 @@ if any(k.startswith("corpus/") for k in SB_JOBS) and not SB_REFS:
 
 
 localrules:
-    snakebird_levels_report,
+    snakebird_levels_table,
+    snakebird_levels_time_table,
+    snakebird_layers_table,
+    snakebird_solutions_table,
 
 
 rule snakebird_solve:
@@ -100,104 +103,161 @@ SB_REF_RUNS = [
 SB_HAVE_PUBLIC = HAVE_CORPORA and SB_PUBLIC_LAYERS.exists()
 
 
-rule snakebird_levels_report:
+# the reference solver's and the public counts beside ours, for the tables that show them
+SB_REFS_ARG = lambda wc, input: (
+    "--reference " + " ".join(input.refs) if input.refs else ""
+)
+SB_PUBLIC_ARG = f"--public-layers {SB_PUBLIC_LAYERS}" if SB_HAVE_PUBLIC else ""
+
+
+rule snakebird_levels_table:
     input:
         runs=SB_RUNS,
         timings=[r.replace(".json", ".timing.json") for r in SB_RUNS],
         refs=SB_REF_RUNS,
         ref_timings=[r.replace(".json", ".timing.json") for r in SB_REF_RUNS],
         public=[str(SB_PUBLIC_LAYERS)] if SB_HAVE_PUBLIC else [],
-        levels=[SB_JOBS[key] for key in sorted(SB_JOBS)],
     output:
         csv="results/snakebird_levels/levels.csv",
         html=report(
             "results/snakebird_levels/levels.html",
             category=SB_CATEGORY,
             subcategory="snakebird_levels",
-            labels={"table": "levels: moves, states, time"},
+            labels={"table": "levels: moves, states, bits per state"},
             caption="../report/snakebird/levels.rst",
         ),
-        times_csv="results/snakebird_levels/levels.timing.csv",
-        times_html=report(
-            "results/snakebird_levels/levels.timing.html",
-            category=SB_CATEGORY,
-            subcategory="snakebird_levels",
-            labels={"table": "levels: time and memory"},
-            caption="../report/snakebird/times.rst",
-        ),
-        layers_csv="results/snakebird_levels/layers.csv",
-        layers_html=report(
-            "results/snakebird_levels/layers.html",
-            category=SB_CATEGORY,
-            subcategory="snakebird_levels",
-            labels={"table": "new states per distance"},
-            caption="../report/snakebird/layers.rst",
-        ),
-        solutions_csv="results/snakebird_levels/solutions.csv",
-        solutions_html=report(
-            "results/snakebird_levels/solutions.html",
-            category=SB_CATEGORY,
-            subcategory="snakebird_levels",
-            labels={"table": "one optimal solution per level"},
-            caption="../report/snakebird/solutions.rst",
-        ),
-        svg_time=report(
-            "results/snakebird_levels/states_vs_time.timing.svg",
-            category=SB_CATEGORY,
-            subcategory="snakebird_levels",
-            labels={"figure": "states against solve time"},
-            caption="../report/snakebird/states_vs_time.rst",
-        ),
-        svg_bits=report(
+        svg=report(
             "results/snakebird_levels/bits_vs_states.svg",
             category=SB_CATEGORY,
             subcategory="snakebird_levels",
             labels={"figure": "bits per state against states"},
             caption="../report/snakebird/bits_vs_states.rst",
         ),
-        svg_levels=report(
+        scorecard="results/snakebird_levels/scorecard.csv",
+    log:
+        "results/logs/snakebird_levels/levels_table.log",
+    benchmark:
+        "results/benchmarks/snakebird_levels/snakebird_levels_table/all.tsv"
+    conda:
+        ENV
+    params:
+        refs=SB_REFS_ARG,
+        public=SB_PUBLIC_ARG,
+        times_link="results/snakebird_levels/levels.timing.html",
+    shell:
+        "puzzlelab snakebird report levels {input.runs} {params.refs} {params.public}"
+        " --csv {output.csv} --html {output.html} --svg {output.svg}"
+        " --scorecard {output.scorecard} --times-link {params.times_link} 2> {log}"
+
+
+rule snakebird_levels_time_table:
+    input:
+        runs=SB_RUNS,
+        timings=[r.replace(".json", ".timing.json") for r in SB_RUNS],
+        refs=SB_REF_RUNS,
+        ref_timings=[r.replace(".json", ".timing.json") for r in SB_REF_RUNS],
+    output:
+        csv="results/snakebird_levels/levels.timing.csv",
+        html=report(
+            "results/snakebird_levels/levels.timing.html",
+            category=SB_CATEGORY,
+            subcategory="snakebird_levels",
+            labels={"table": "levels: time and memory"},
+            caption="../report/snakebird/times.rst",
+        ),
+        svg=report(
+            "results/snakebird_levels/states_vs_time.timing.svg",
+            category=SB_CATEGORY,
+            subcategory="snakebird_levels",
+            labels={"figure": "states against solve time"},
+            caption="../report/snakebird/states_vs_time.rst",
+        ),
+    log:
+        "results/logs/snakebird_levels/levels_time_table.log",
+    benchmark:
+        "results/benchmarks/snakebird_levels/snakebird_levels_time_table/all.tsv"
+    conda:
+        ENV
+    params:
+        refs=SB_REFS_ARG,
+    shell:
+        "puzzlelab snakebird report levels-time {input.runs} {params.refs}"
+        " --csv {output.csv} --html {output.html} --svg {output.svg} 2> {log}"
+
+
+rule snakebird_layers_table:
+    input:
+        runs=SB_RUNS,
+        refs=SB_REF_RUNS,
+        public=[str(SB_PUBLIC_LAYERS)] if SB_HAVE_PUBLIC else [],
+    output:
+        csv="results/snakebird_levels/layers.csv",
+        html=report(
+            "results/snakebird_levels/layers.html",
+            category=SB_CATEGORY,
+            subcategory="snakebird_levels",
+            labels={"table": "new states per distance"},
+            caption="../report/snakebird/layers.rst",
+        ),
+    log:
+        "results/logs/snakebird_levels/layers_table.log",
+    benchmark:
+        "results/benchmarks/snakebird_levels/snakebird_layers_table/all.tsv"
+    conda:
+        ENV
+    params:
+        refs=SB_REFS_ARG,
+        public=SB_PUBLIC_ARG,
+    shell:
+        "puzzlelab snakebird report layers {input.runs} {params.refs} {params.public}"
+        " --csv {output.csv} --html {output.html} 2> {log}"
+
+
+rule snakebird_solutions_table:
+    input:
+        runs=SB_RUNS,
+        levels=[SB_JOBS[key] for key in sorted(SB_JOBS)],
+    output:
+        csv="results/snakebird_levels/solutions.csv",
+        html=report(
+            "results/snakebird_levels/solutions.html",
+            category=SB_CATEGORY,
+            subcategory="snakebird_levels",
+            labels={"table": "one optimal solution per level"},
+            caption="../report/snakebird/solutions.rst",
+        ),
+        svg=report(
             "results/snakebird_levels/levels.svg",
             category=SB_CATEGORY,
             subcategory="snakebird_levels",
             labels={"figure": "every level solved: start positions"},
             caption="../report/snakebird/pictures.rst",
         ),
-        scorecard="results/snakebird_levels/scorecard.csv",
     log:
-        "results/logs/snakebird_levels/report.log",
+        "results/logs/snakebird_levels/solutions_table.log",
     benchmark:
-        "results/benchmarks/snakebird_levels/snakebird_levels_report/all.tsv"
+        "results/benchmarks/snakebird_levels/snakebird_solutions_table/all.tsv"
     conda:
         ENV
-    params:
-        public=f"--public-layers {SB_PUBLIC_LAYERS}" if SB_HAVE_PUBLIC else "",
-        refs=lambda wc, input: (
-            "--reference " + " ".join(input.refs) if input.refs else ""
-        ),
     shell:
-        "puzzlelab snakebird report {input.runs} {params.refs} {params.public}"
-        " --csv {output.csv} --html {output.html}"
-        " --times-csv {output.times_csv} --times-html {output.times_html}"
-        " --layers-csv {output.layers_csv} --layers-html {output.layers_html}"
-        " --solutions-csv {output.solutions_csv} --solutions-html {output.solutions_html}"
-        " --svg-time {output.svg_time} --svg-bits {output.svg_bits} --svg-levels {output.svg_levels}"
-        " --scorecard {output.scorecard} 2> {log}"
+        "puzzlelab snakebird report solutions {input.runs}"
+        " --csv {output.csv} --html {output.html} --svg {output.svg} 2> {log}"
 
 
 register_experiment(
     "snakebird_levels",
     SB_CATEGORY,
     [
-        rules.snakebird_levels_report.output.html,
-        rules.snakebird_levels_report.output.times_html,
-        rules.snakebird_levels_report.output.layers_html,
-        rules.snakebird_levels_report.output.solutions_html,
-        rules.snakebird_levels_report.output.svg_time,
-        rules.snakebird_levels_report.output.svg_bits,
-        rules.snakebird_levels_report.output.svg_levels,
+        rules.snakebird_levels_table.output.html,
+        rules.snakebird_levels_table.output.svg,
+        rules.snakebird_levels_time_table.output.html,
+        rules.snakebird_levels_time_table.output.svg,
+        rules.snakebird_layers_table.output.html,
+        rules.snakebird_solutions_table.output.html,
+        rules.snakebird_solutions_table.output.svg,
     ],
 )
-register_scorecard("snakebird_levels", rules.snakebird_levels_report.output.scorecard)
+register_scorecard("snakebird_levels", rules.snakebird_levels_table.output.scorecard)
 register_determinism("snakebird_levels", SB_RUNS + SB_REF_RUNS)
 
 

@@ -85,6 +85,7 @@ def test_disconnected_gadget_is_one_object():
     ("; name: x\n", 2, "no map rows"),
     (".........\n.*R<    .\n.0000 00.\n.000    .\n.........\n", 4, "gadget 0 has 9 cells"),
     ("........\n.*R<R< .\n........\n", 2, "snake head R appears twice"),
+    ("......\n.*R< .\n.  G .\n......\n", 3, "snake G at row 2, column 3 is a head alone"),
     ("; snake_max_len: 20\n........\n.*R<G< .\n.B<    .\n........\n", 2, "needs 147 bits"),
 ])
 def test_bad_levels_are_rejected_with_path_and_line(text, line, message):

@@ -8,11 +8,13 @@ import json
 import pytest
 from snakebird_support import DATA
 
-OUTPUTS = {"csv": "levels.csv", "html": "levels.html", "times-csv": "levels.timing.csv",
-           "times-html": "levels.timing.html", "layers-csv": "layers.csv", "layers-html": "layers.html",
-           "solutions-csv": "solutions.csv", "solutions-html": "solutions.html",
-           "svg-time": "states_vs_time.timing.svg", "svg-bits": "bits_vs_states.svg", "svg-levels": "levels.svg",
-           "scorecard": "scorecard.csv"}
+# table -> its outputs, as rules/snakebird.smk names them
+OUTPUTS = {"levels": {"csv": "levels.csv", "html": "levels.html", "svg": "bits_vs_states.svg",
+                      "scorecard": "scorecard.csv"},
+           "levels-time": {"csv": "levels.timing.csv", "html": "levels.timing.html",
+                           "svg": "states_vs_time.timing.svg"},
+           "layers": {"csv": "layers.csv", "html": "layers.html"},
+           "solutions": {"csv": "solutions.csv", "html": "solutions.html", "svg": "levels.svg"}}
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +43,12 @@ def report(folder, paths, ref, into):
     from puzzlelab.cli import main
 
     into.mkdir()
-    flags = [f"--{k}={into / v}" for k, v in OUTPUTS.items()]
-    assert main(["snakebird", "report", *map(str, paths), "--reference", str(ref), *flags]) == 0
+    for table, outputs in OUTPUTS.items():
+        flags = [f"--{k}={into / v}" for k, v in outputs.items()]
+        if table == "levels":
+            flags.append(f"--times-link={into / OUTPUTS['levels-time']['html']}")
+        refs = [] if table == "solutions" else ["--reference", str(ref)]
+        assert main(["snakebird", "report", table, *map(str, paths), *refs, *flags]) == 0
     return into
 
 
@@ -63,7 +69,7 @@ def test_report_keeps_times_apart_and_is_reproducible(runs):
     times = rows(a / "levels.timing.csv")
     assert float(times[0]["reference time s"]) == 0.5 and float(times[0]["time / reference"]) > 0
     assert times[1]["reference time s"] == ""
-    for name in OUTPUTS.values():
+    for name in (name for outputs in OUTPUTS.values() for name in outputs.values()):
         if ".timing." not in name and name != "scorecard.csv":
             assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
@@ -92,3 +98,21 @@ def test_scorecard_rows_of_seed_000(runs):
     timed = card["wall time against the reference C++ solver (worst level)"]
     assert "crate" in timed["ours"] and timed["peer"] == "0.5 s"
     assert timed["link"].endswith("levels.timing.html")
+
+
+def test_report_tables_are_the_cli_tables_and_refuse_a_figure_they_lack(runs, capsys):
+    from puzzlelab.cli import main
+    from puzzlelab.snakebird.cli import REPORT_TABLES
+    from puzzlelab.snakebird.report import MAKERS, PLOTS
+
+    assert set(MAKERS) == set(REPORT_TABLES) and set(PLOTS) < set(MAKERS)
+    folder, paths, ref = runs
+    out = folder / "d"
+    out.mkdir()
+    base = ["snakebird", "report", "layers", *map(str, paths), "--csv", str(out / "l.csv"),
+            "--html", str(out / "l.html")]
+    assert main([*base, "--svg", str(out / "l.svg")]) == 2
+    assert "layers table has no figure" in capsys.readouterr().err
+    assert main([*base, "--scorecard", str(out / "s.csv")]) == 2
+    assert "--scorecard is written by the levels table" in capsys.readouterr().err
+    assert not any(out.iterdir())

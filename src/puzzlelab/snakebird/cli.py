@@ -1,4 +1,4 @@
-"""`puzzlelab snakebird show|replay|solve`: draw a level, replay a solution, solve optimally.
+"""`puzzlelab snakebird show|replay|solve|reference|report`: draw, replay, solve a level; tabulate the runs.
 
 Kernels (numba) and the BFS engine are imported inside the handlers, so `--help` stays fast.
 """
@@ -7,9 +7,22 @@ from __future__ import annotations
 
 import argparse
 
-from ..lab.cli_support import add_memory_budget_arg, add_output_args, add_timeout_arg, non_negative_int
+from ..lab.cli_support import (
+    add_memory_budget_arg,
+    add_output_args,
+    add_report_command,
+    add_timeout_arg,
+    non_negative_int,
+)
 from ..lab.errors import quote
 
+REPORT_TABLES = {  # the tables of snakebird.report.MAKERS, described here so `--help` imports no pandas
+    "levels": "moves, states and bits per state of every level beside the published and reference counts "
+              "(--svg: bits per state against states; --scorecard: seed 000's rows)",
+    "levels-time": "time and peak memory of every level beside the reference solver's (--svg: states against time)",
+    "layers": "new states per distance beside public_layers.csv and the reference solver's counts",
+    "solutions": "one optimal solution per level (--svg: the start position of every level solved)",
+}
 MAX_DEPTH = 1_000_000  # far past any level's solution (the longest known is 89 moves)
 
 
@@ -70,17 +83,16 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_output_args(p)
     p.set_defaults(handler=_reference)
 
-    p = sub.add_parser("report", help="tables and plots of the snakebird_levels experiment")
-    p.add_argument("runs", nargs="*", help="solve results (their .timing.json files are read beside them)")
-    p.add_argument("--reference", nargs="*", default=[], help="reference solver results")
-    p.add_argument("--public-layers", default=None, help="public_layers.csv of the shared corpus, if present")
-    for name in _REPORT_OUTPUTS:
-        p.add_argument(f"--{name}", required=True, metavar="FILE")
-    p.set_defaults(handler=_report)
-
-
-_REPORT_OUTPUTS = ("csv", "html", "times-csv", "times-html", "layers-csv", "layers-html", "solutions-csv",
-                   "solutions-html", "svg-time", "svg-bits", "svg-levels", "scorecard")
+    p = add_report_command(sub, REPORT_TABLES, _report,
+                           runs_help="solve results (each one's .timing.json is read beside it)")
+    p.add_argument("--reference", nargs="+", default=[], metavar="REF",
+                   help="reference solver results (levels, levels-time, layers)")
+    p.add_argument("--public-layers", default=None, metavar="CSV",
+                   help="public_layers.csv of the shared corpus, if present (levels, layers)")
+    p.add_argument("--scorecard", metavar="FILE", help="levels: also write the scorecard rows of seed 000 here")
+    p.add_argument("--times-link", metavar="PATH",
+                   help="levels: the report item the time and memory rows point to (the levels-time table's "
+                        "--html; default: --html)")
 
 
 def _domain(path):
@@ -181,8 +193,8 @@ def _reference(args) -> int:
 
 
 def _report(args) -> int:
-    from .report import write_report
+    from .report import write
 
-    out = {k.replace("-", "_"): getattr(args, k.replace("-", "_")) for k in _REPORT_OUTPUTS}
-    write_report(args.runs, args.reference, args.public_layers, out)
+    write(args.table, args.runs, csv=args.csv, html=args.html, svg=args.svg, references=args.reference,
+          public_csv=args.public_layers, scorecard=args.scorecard, times_link=args.times_link)
     return 0

@@ -216,6 +216,10 @@ def parse_level(text: str, path: str | Path = "<level>", name: str | None = None
         if ch in letters:
             raise InputError(f"snake head {ch} appears twice (at row {head // width}, column {head % width}); "
                              "each of R, G and B names one snake", path, line_of(head // width))
+        if len(body) < 2:
+            raise InputError(f"snake {ch} at row {head // width}, column {head % width} is a head alone; a snake "
+                             "has at least two cells (§2): an arrow next to the head, pointing at it, starts its body",
+                             path, line_of(head // width))
         snakes.append(body)
         letters.append(ch)
     for i, ch in enumerate(grid):

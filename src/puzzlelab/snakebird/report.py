@@ -116,7 +116,8 @@ def _agree(ours, published, reference):
     return "yes" if all(x == ours for x in known) else "NO"
 
 
-def plots(df: pd.DataFrame, tf: pd.DataFrame, svg_time: str, svg_bits: str) -> None:
+def plot_time(tf: pd.DataFrame, svg: str) -> None:
+    """States against wall-clock time, ours (project and corpus levels) beside the reference solver."""
     from ..lab.plots import figure, save
 
     fig, ax = figure()
@@ -133,7 +134,12 @@ def plots(df: pd.DataFrame, tf: pd.DataFrame, svg_time: str, svg_bits: str) -> N
     ax.set_ylabel("wall-clock time to the optimal solution (s)")
     ax.set_title("Snakebird: states against time")
     ax.legend(loc="upper left")
-    save(fig, svg_time)
+    save(fig, svg)
+
+
+def plot_bits(df: pd.DataFrame, svg: str) -> None:
+    """Bits per state of the compressed visited set against the states visited, beside the article's figure."""
+    from ..lab.plots import figure, save
 
     fig, ax = figure()
     if not df.empty:
@@ -148,7 +154,7 @@ def plots(df: pd.DataFrame, tf: pd.DataFrame, svg_time: str, svg_bits: str) -> N
     ax.set_ylabel("compressed visited set (bits per state)")
     ax.set_title("Snakebird: bits per state against states")
     ax.legend(loc="upper right")
-    save(fig, svg_bits)
+    save(fig, svg)
 
 
 COMPARABLE_STATES = 1_000_000  # the article's bits-per-state figure is for a 14.6 M-state search
@@ -217,28 +223,61 @@ def level_panels(runs) -> list:
     return [(level, title) for _, level, title in sorted(panels, key=lambda t: t[0])]
 
 
-def write_report(runs, references, public_csv, out: dict) -> None:
-    from ..lab.scorecard import write_rows
-
-    df, tf, depths, solutions = collect(runs, references, public_layers(public_csv))
+def _levels_table(df, tf, depths, solutions):
     n = len(df)
     bad = 0 if df.empty else int((df["moves agree"] == "NO").sum() + (df["replay wins"] != "yes").sum())
-    write_table(df, out["csv"], out["html"], title="Snakebird levels: optimal solutions through the compressed BFS",
-                note=f"{n} levels; {bad} disagreements with published or reference move counts or failed replays.")
-    write_table(tf, out["times_csv"], out["times_html"], title="Snakebird levels: time and memory",
-                note="Wall-clock time to the optimal solution and peak resident memory, ours beside the reference "
-                     "C++ solver's, on this machine.")
-    write_table(depths, out["layers_csv"], out["layers_html"],
-                title="Snakebird: new states per distance",
-                note="Ours beside public_layers.csv and the reference solver's printed counts "
-                     "(all depths but its last).")
-    write_table(solutions, out["solutions_csv"], out["solutions_html"],
-                title="Snakebird: one optimal solution per level",
-                note="Moves are the head letter of a snake in the level file plus U, R, D or L; "
-                     "`puzzlelab snakebird replay LEVEL --moves ...` replays them.")
-    plots(df, tf, out["svg_time"], out["svg_bits"])
+    return df, "Snakebird levels: optimal solutions through the compressed BFS", \
+        f"{n} levels; {bad} disagreements with published or reference move counts or failed replays."
+
+
+def _times_table(df, tf, depths, solutions):
+    return tf, "Snakebird levels: time and memory", \
+        "Wall-clock time to the optimal solution and peak resident memory, ours beside the reference " \
+        "C++ solver's, on this machine."
+
+
+def _layers_table(df, tf, depths, solutions):
+    return depths, "Snakebird: new states per distance", \
+        "Ours beside public_layers.csv and the reference solver's printed counts (all depths but its last)."
+
+
+def _solutions_table(df, tf, depths, solutions):
+    return solutions, "Snakebird: one optimal solution per level", \
+        "Moves are the head letter of a snake in the level file plus U, R, D or L; " \
+        "`puzzlelab snakebird replay LEVEL --moves ...` replays them."
+
+
+def _level_pictures(runs, tables, svg):
     from .picture import draw_levels
 
-    draw_levels(level_panels(runs), out["svg_levels"])
-    links = {"levels": out["html"], "times": out["times_html"], "bits": out["svg_bits"]}
-    write_rows(scorecard_rows(df, tf, links), out["scorecard"])
+    draw_levels(level_panels(runs), svg)
+
+
+# table name (cli.REPORT_TABLES) -> (frame, title, note) from collect()'s tables
+MAKERS = {"levels": _levels_table, "levels-time": _times_table, "layers": _layers_table,
+          "solutions": _solutions_table}
+# the tables with a figure (--svg): runs, collect()'s tables, svg path
+PLOTS = {"levels": lambda runs, tables, svg: plot_bits(tables[0], svg),
+         "levels-time": lambda runs, tables, svg: plot_time(tables[1], svg),
+         "solutions": _level_pictures}
+
+
+def write(table: str, runs: list[str], *, csv: str, html: str, svg: str | None = None,
+          references: list[str] = (), public_csv: str | None = None, scorecard: str | None = None,
+          times_link: str | None = None) -> None:
+    """`puzzlelab snakebird report TABLE RUNS...`: one table (CSV + HTML), its figure, and for `levels`
+    the scorecard rows (the time and memory rows point to `times_link`, the levels-time table)."""
+    from ..lab.scorecard import write_rows
+
+    if svg and table not in PLOTS:
+        raise InputError(f"the {table} table has no figure (--svg is for {', '.join(PLOTS)})")
+    if scorecard and table != "levels":
+        raise InputError("--scorecard is written by the levels table")
+    tables = collect(runs, list(references), public_layers(public_csv))
+    df, title, note = MAKERS[table](*tables)
+    write_table(df, csv, html, title=title, note=note)
+    if svg:
+        PLOTS[table](runs, tables, svg)
+    if scorecard:
+        links = {"levels": html, "times": times_link or html, "bits": svg or html}
+        write_rows(scorecard_rows(tables[0], tables[1], links), scorecard)
