@@ -98,7 +98,7 @@ rule nonogram_bench_reference:
     input:
         lambda wc: nonogram_pl.corpus_inputs("nonogram_bench", NB, wc.nonogram_corpus),
     output:
-        "results/nonogram_bench/reference/{nonogram_corpus}.{nonogram_chunk}.csv",
+        "results/nonogram_bench/reference/{nonogram_corpus}.{nonogram_chunk}.timing.csv",
     log:
         "results/logs/nonogram_bench/reference_{nonogram_corpus}.{nonogram_chunk}.log",
     conda:
@@ -125,22 +125,22 @@ rule nonogram_bench_tables:
         results=NB_SOLVE,
         timings=[nonogram_pl.timing_file(f) for f in NB_SOLVE],
     output:
-        summary_csv="results/nonogram_bench/summary.csv",
+        summary_csv="results/nonogram_bench/summary.timing.csv",
         summary_html=report(
-            "results/nonogram_bench/summary.html",
+            "results/nonogram_bench/summary.timing.html",
             category="Nonograms",
             subcategory="nonogram_bench",
             caption="../report/nonogram/bench_summary.rst",
         ),
-        heaviest_csv="results/nonogram_bench/heaviest.csv",
+        heaviest_csv="results/nonogram_bench/heaviest.timing.csv",
         heaviest_html=report(
-            "results/nonogram_bench/heaviest.html",
+            "results/nonogram_bench/heaviest.timing.html",
             category="Nonograms",
             subcategory="nonogram_bench",
             caption="../report/nonogram/bench_heaviest.rst",
         ),
         svg=report(
-            "results/nonogram_bench/times.svg",
+            "results/nonogram_bench/times.timing.svg",
             category="Nonograms",
             subcategory="nonogram_bench",
             caption="../report/nonogram/bench_times.rst",
@@ -161,9 +161,9 @@ rule nonogram_bench_reference_table:
         timings=[nonogram_pl.timing_file(f) for f in NB_SOLVE],
         reference=NB_REF,
     output:
-        csv="results/nonogram_bench/reference.csv",
+        csv="results/nonogram_bench/reference.timing.csv",
         html=report(
-            "results/nonogram_bench/reference.html",
+            "results/nonogram_bench/reference.timing.html",
             category="Nonograms",
             subcategory="nonogram_bench",
             caption="../report/nonogram/bench_reference.rst",
@@ -282,15 +282,15 @@ rule nonogram_ablation_tables:
             )
         ],
     output:
-        csv="results/nonogram_ablation/speedups.csv",
+        csv="results/nonogram_ablation/speedups.timing.csv",
         html=report(
-            "results/nonogram_ablation/speedups.html",
+            "results/nonogram_ablation/speedups.timing.html",
             category="Nonograms",
             subcategory="nonogram_ablation",
             caption="../report/nonogram/ablation_table.rst",
         ),
         svg=report(
-            "results/nonogram_ablation/speedups.svg",
+            "results/nonogram_ablation/speedups.timing.svg",
             category="Nonograms",
             subcategory="nonogram_ablation",
             caption="../report/nonogram/ablation_plot.rst",
@@ -310,10 +310,10 @@ register_experiment(
     "nonogram_bench",
     "Nonograms",
     [
-        "results/nonogram_bench/summary.html",
-        "results/nonogram_bench/heaviest.html",
-        "results/nonogram_bench/times.svg",
-        "results/nonogram_bench/reference.html",
+        "results/nonogram_bench/summary.timing.html",
+        "results/nonogram_bench/heaviest.timing.html",
+        "results/nonogram_bench/times.timing.svg",
+        "results/nonogram_bench/reference.timing.html",
     ]
     + [f"results/nonogram_bench/gallery/{n}.svg" for n in NB_NAMES],
 )
@@ -323,8 +323,8 @@ register_experiment(
     "nonogram_ablation",
     "Nonograms",
     [
-        "results/nonogram_ablation/speedups.html",
-        "results/nonogram_ablation/speedups.svg",
+        "results/nonogram_ablation/speedups.timing.html",
+        "results/nonogram_ablation/speedups.timing.svg",
     ],
 )
 register_determinism(

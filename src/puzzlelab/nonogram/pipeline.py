@@ -129,5 +129,5 @@ def ablation_runs(section: dict, root: Path, variants: list[str]) -> str:
 
 def reference_files(section: dict, root: Path, names: list[str]) -> list[str]:
     """The reference solver's CSVs, one per bench solve job of the named corpora."""
-    return [f"results/nonogram_bench/reference/{name}.{i}.csv"
+    return [f"results/nonogram_bench/reference/{name}.{i}.timing.csv"
             for name in names for i in range(1, chunks(section, root, name) + 1)]
