@@ -117,16 +117,16 @@ for _exp in beam_pipeline.EXPERIMENTS:
             timings=beam_pipeline.job_files(BEAM_JOBS, _exp, BEAM_TIMING_FILES),
             puzzles=beam_pipeline.puzzle_files(_exp, BEAM_JOBS, BEAM_INSTANCES),
         output:
-            csv=f"results/{_exp}/{_exp}.csv",
+            csv=f"results/{_exp}/{_exp}.timing.csv",
             html=report(
-                f"results/{_exp}/{_exp}.html",
+                f"results/{_exp}/{_exp}.timing.html",
                 category=beam_pipeline.CATEGORY,
                 subcategory=_exp,
                 labels={"table": _exp},
                 caption=f"../report/beam/{_exp}.rst",
             ),
             svg=report(
-                f"results/{_exp}/{_exp}.svg",
+                f"results/{_exp}/{_exp}.timing.svg",
                 category=beam_pipeline.CATEGORY,
                 subcategory=_exp,
                 labels={"figure": _exp},
