@@ -71,10 +71,10 @@ rule mitm_solve_planted:
         "results/benchmarks/{mitm_exp}/mitm_solve_planted/{mitm_inst}/planted_r{mitm_rows}.tsv"
     conda:
         ENV
-    threads: threads_for("mitm_solve")
+    threads: threads_for("mitm_solve_planted")
     resources:
-        mem_mb=mem_mb_for("mitm_solve"),
-        runtime=runtime_for("mitm_solve"),
+        mem_mb=mem_mb_for("mitm_solve_planted"),
+        runtime=runtime_for("mitm_solve_planted"),
     params:
         hints=mitm_pipeline.param(MITM_ALL_JOBS, "planted", "hints"),
         band=mitm_pipeline.param(MITM_ALL_JOBS, "planted", "band"),
