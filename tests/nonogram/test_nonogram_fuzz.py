@@ -16,14 +16,12 @@ import pytest
 from hypothesis import given
 
 from conftest import REPO
-from fuzz_support import EXAMPLES, Scratch, assert_clean, fuzz_settings, mutated, run_forked
+from fuzz_support import Scratch, assert_clean, fuzz_settings, mutated, run_forked
 from puzzlelab.nonogram.formats import load
 from puzzlelab.nonogram.model import satisfies
 
 DATA = REPO / "data" / "nonogram"
 STATUSES = {"unique", "multiple", "solved", "contradiction", "timeout"}
-# The house profile: a few hundred cases per family in `make test`, 10,000 in the slow profile.
-FAMILY_EXAMPLES = EXAMPLES
 
 # family -> (seed files in data/nonogram, name of the mutated file, forced format or None, collection)
 FAMILIES = {
@@ -81,7 +79,7 @@ def check_case(scratch: Scratch, family: str, data: bytes) -> None:
 def _family_test(family: str):
     seeds = [(DATA / f).read_bytes() for f in FAMILIES[family][0]]
 
-    @fuzz_settings(FAMILY_EXAMPLES)
+    @fuzz_settings()
     @given(data=mutated(seeds))
     def run(scratch, data):
         check_case(scratch, family, data)
