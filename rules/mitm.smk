@@ -82,11 +82,13 @@ rule mitm_solve_planted:
         sweep=mitm_pipeline.param(MITM_ALL_JOBS, "planted", "sweep"),
         memory_budget=mitm_pipeline.param(MITM_ALL_JOBS, "planted", "memory_budget"),
         node_limit=mitm_pipeline.param(MITM_ALL_JOBS, "planted", "node_limit"),
+        timeout=mitm_pipeline.param(MITM_ALL_JOBS, "planted", "timeout"),
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab edgematch mitm {input.puzzle} --board {input.board}"
         " --hints {params.hints} --hints-file {input.hints} --band={params.band} --cols {params.cols}"
         " --clear-band --sweep {params.sweep} --memory-budget {params.memory_budget}"
-        " --node-limit {params.node_limit} --label {wildcards.mitm_inst}/planted_r{wildcards.mitm_rows}"
+        " --node-limit {params.node_limit} --timeout {params.timeout}"
+        " --label {wildcards.mitm_inst}/planted_r{wildcards.mitm_rows}"
         " --out {output.out} --timing {output.timing} > /dev/null 2> {log}"
 
 
@@ -116,10 +118,11 @@ rule mitm_solve:
         cols=mitm_pipeline.param(MITM_ALL_JOBS, "beam", "cols"),
         memory_budget=mitm_pipeline.param(MITM_ALL_JOBS, "beam", "memory_budget"),
         node_limit=mitm_pipeline.param(MITM_ALL_JOBS, "beam", "node_limit"),
+        timeout=mitm_pipeline.param(MITM_ALL_JOBS, "beam", "timeout"),
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab edgematch mitm {input.puzzle} --board {input.board}"
         " --hints {params.hints} --hints-file {input.hints} --band={params.band} --cols {params.cols}"
-        " --memory-budget {params.memory_budget} --node-limit {params.node_limit}"
+        " --memory-budget {params.memory_budget} --node-limit {params.node_limit} --timeout {params.timeout}"
         " --label {wildcards.mitm_inst}/beam_{wildcards.mitm_variant}"
         " --out {output.out} --timing {output.timing} > /dev/null 2> {log}"
 

@@ -21,10 +21,12 @@ BOARDS = {"beam": "results/mitm/beam/{em_name}_w{beam_width}_s{beam_seed}.json",
 
 CONFIG = {
     "mitm_instances": {"t6": {"size": 6, "seed": 1}, "g8": {"size": 8, "seed": 2}},
-    "mitm_bench": {"instances": ["t6"], "bands": [2, 3], "sweep": 2, "beam_width": 16, "node_limit": 1000},
-    "mitm_vs_beam": {"instances": ["g8", "official"], "beam_width": 16, "beam_seeds": [0, 1], "node_limit": 2000},
+    "mitm_bench": {"instances": ["t6"], "bands": [2, 3], "sweep": 2, "beam_width": 16, "node_limit": 1000,
+                   "timeout": 60},
+    "mitm_vs_beam": {"instances": ["g8", "official"], "beam_width": 16, "beam_seeds": [0, 1], "node_limit": 2000,
+                     "timeout": 60},
     "mitm_wall": {"instances": ["g8"], "rows": [2], "widths": [4, 8, 12], "beam_width": 16, "memory_budget": "1G",
-                  "node_limit": 3000},
+                  "node_limit": 3000, "timeout": 30},
 }
 
 
@@ -41,6 +43,7 @@ def test_job_tables():
     planted = jobs["mitm_bench"]["t6/planted_r3"]
     assert mp.board_input(planted, BOARDS) == "results/edgematch/instances/t6.solution.json"
     assert (planted["band"], planted["sweep"], planted["node_limit"]) == ("3:6", 2, 1000)  # planted: band cleared
+    assert planted["timeout"] == 60.0
     assert planted["hints"] == "all"
     assert mp.instance_input(insts, "t6")["hints"] == "results/edgematch/instances/t6.hints.txt"
     assert mp.board_input(jobs["mitm_bench"]["t6/beam_r2"], BOARDS) == "results/mitm/beam/t6_w16_s0.json"

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
-from ...lab.cli_support import add_memory_budget_arg, add_node_limit_arg, add_output_args, non_negative_int
+from ...lab.cli_support import (
+    add_memory_budget_arg,
+    add_node_limit_arg,
+    add_output_args,
+    add_timeout_arg,
+    non_negative_int,
+)
 from ..options import add_puzzle_args, open_hints, open_puzzle
 
 # The tables of `puzzlelab edgematch report` this package draws.
@@ -40,6 +46,8 @@ def register(sub) -> None:
     add_memory_budget_arg(p, help="stop when the half tables would exceed this (e.g. 512M, 8G); counted "
                                   "deterministically from table sizes plus a fixed 256 MiB allowance")
     add_node_limit_arg(p, help="stop when the walks have visited N nodes in all (a machine-independent time limit)")
+    add_timeout_arg(p, help="also stop after S wall-clock seconds (a safety net: where it stops depends on the "
+                            "machine; the result then says timed_out)")
     p.add_argument("--sweep", type=non_negative_int, default=None, metavar="B",
                    help="after the proof, keep enumerating both halves (no join) up to budget B, to measure growth")
     p.add_argument("--label", default="", help="free text stored in the result (e.g. the pipeline's job id)")
@@ -77,7 +85,7 @@ def _mitm(args) -> int:
     problem = build(puzzle, board, band, hints, args.split, args.board)
     with Progress(None, "mitm", unit="round") as progress:
         result = solve(problem, max_budget=args.max_budget, memory_limit=limit, node_limit=args.node_limit,
-                       sweep=args.sweep, progress=progress)
+                       sweep=args.sweep, progress=progress, timeout=args.timeout)
     result = {"puzzle": puzzle.name, "label": args.label, **result}
     if args.board_out:
         out = board_from_json(result["board"])

@@ -43,7 +43,8 @@ def missing(config: dict, insts: dict) -> list[tuple[str, str]]:
 def _job(inst: str, info: dict, cfg: dict, rows: int, width: int, **fields) -> dict:
     n = info["size"]
     return {"instance": inst, "hints": info["hints"], "band": f"{n - rows}:{n}", "cols": f"0:{width}",
-            "memory_budget": cfg.get("memory_budget", "4G"), "node_limit": int(cfg["node_limit"]), **fields}
+            "memory_budget": cfg.get("memory_budget", "4G"), "node_limit": int(cfg["node_limit"]),
+            "timeout": float(cfg["timeout"]), **fields}
 
 
 def jobs(config: dict, insts: dict) -> dict:

@@ -7,8 +7,9 @@ optimal: every earlier round enumerated, completely, every completion that could
 lower. A completion already in hand (the band as given, or a greedy fill) caps the ratchet: when
 every round below its cost comes back empty, that completion is the proven optimum.
 
-`--max-budget`, `--memory-budget` and `--node-limit` stop the ratchet early; the result then carries the best
-completion in hand, labelled not proven, and the lower bound the finished rounds establish.
+`--max-budget`, `--memory-budget`, `--node-limit` and `--timeout` stop the ratchet early; the result then carries
+the best completion in hand, labelled not proven, and the lower bound the finished rounds establish. Only the
+timeout (wall clock, a safety net) makes where a run stops depend on the machine.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ class HalfRun:
     nodes: int
     pruned: int
     entries: dict | None  # the index (None when the walk was stopped)
-    stop: str | None = None  # "memory" or "nodes" when the walk was stopped
+    stop: str | None = None  # "memory", "nodes" or "timeout" when the walk was stopped
 
 
 def band_mismatches(puzzle, board: Board, band: Band) -> int:
@@ -90,13 +91,14 @@ class _HalfWalk:
     """One half's enumeration within a budget, advanced in slices of nodes, then indexed.
 
     It stops (entries=None) when the records would pass `cap_limit` or the nodes `node_limit`;
-    both limits are counts, so where a walk stops does not depend on the machine.
+    both limits are counts, so where a walk stops does not depend on the machine. `deadline`
+    (a perf_counter time, checked between node slices) is the wall-clock safety net.
     """
 
     def __init__(self, kit: Kit, ncol: int, words: int, budget: int, cap_limit: int | None,
-                 node_limit: int | None, progress: Progress, label: str):
+                 node_limit: int | None, progress: Progress, label: str, deadline: float | None = None):
         half = kit.half
-        self.half, self.words, self.budget = half, words, budget
+        self.half, self.words, self.budget, self.deadline = half, words, budget, deadline
         self.cap_limit, self.node_limit, self.progress, self.label = cap_limit, node_limit, progress, label
         self.seam_w = half.width if half.seam else 0
         self.result: HalfRun | None = None
@@ -141,6 +143,9 @@ class _HalfWalk:
                 return self.result
             if state.nodes >= goal:
                 return None
+            if self.deadline is not None and time.perf_counter() > self.deadline:
+                self.result = HalfRun(state.recorded, state.nodes, state.pruned, None, "timeout")
+                return self.result
             status = walk(*self.args, state, self.rec, self.budget, min(NODE_QUOTA, room, goal - state.nodes), -1)
             if status == DONE:
                 break
@@ -269,12 +274,13 @@ class _Setup:
     fixed_bytes: int
     no_partners: Partners
     progress: Progress
+    deadline: float | None = None  # wall-clock stop (perf_counter), None = none
 
     def walk(self, k: int, b: int, cross: Cross, partners: Partners, cap: int | None,
              node_limit: int | None) -> _HalfWalk:
         kit = Kit(self.halves[k], self.groups[k], self.tables[k], cross, partners)
         return _HalfWalk(kit, self.problem.ncol, self.problem.words, b, cap, node_limit, self.progress,
-                         f"b={b} {'upper' if k == 0 else 'lower'}")
+                         f"b={b} {'upper' if k == 0 else 'lower'}", self.deadline)
 
 
 @dataclass
@@ -308,7 +314,11 @@ def _race(setup: _Setup, rnd: _Round, b: int) -> None:
     first = None
     while first is None:
         for k in (0, 1):
-            if walks[k].step(RACE_SLICE) is not None:
+            # the two walks share the round's node allowance
+            left = None if rnd.nodes_left is None else rnd.nodes_left - walks[0].nodes - walks[1].nodes
+            if left is not None and left <= 0:
+                walks[k].node_limit = walks[k].nodes
+            if walks[k].step(RACE_SLICE if left is None else min(RACE_SLICE, max(left, 1))) is not None:
                 first = k
                 break
     done = rnd.add(first, walks[first].result)
@@ -318,7 +328,7 @@ def _race(setup: _Setup, rnd: _Round, b: int) -> None:
     rnd.rec["race_nodes"] = probe
     rnd.rec["first"] = "upper" if first == 0 else "lower"
     if done.stop:
-        rnd.runs[other] = HalfRun(0, probe, 0, None, done.stop)
+        rnd.runs[other] = HalfRun(0, 0, 0, None, done.stop)  # its nodes are the race's
         return
     if done.records == 0:
         rnd.runs[other] = HalfRun(0, 0, 0, done.entries)  # nothing to pair with: the round is over
@@ -440,10 +450,13 @@ def _setup(problem: BandProblem, memory_limit: int | None, progress: Progress, b
 
 
 def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int | None = None,
-          node_limit: int | None = None, sweep: int | None = None, progress: Progress | None = None) -> dict:
+          node_limit: int | None = None, sweep: int | None = None, progress: Progress | None = None,
+          timeout: float | None = None) -> dict:
     """Run the budget ratchet on a band; the result dict of `puzzlelab edgematch mitm`.
 
     node_limit: stop when the walks of all rounds together have visited this many nodes.
+    timeout: also stop after this many wall-clock seconds (checked between node slices); the
+    result then has `timed_out` true. Given or not, `timeout` is recorded only when set.
     sweep: keep enumerating the halves (without joining) up to this budget after the optimum is
     proven, to measure how the tables grow per extra mismatch.
     """
@@ -460,6 +473,8 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
     best = band_mismatches(puzzle, best_board, band)
     _check_tables_fit(problem, memory_limit)
     setup = _setup(problem, memory_limit, progress, best, source)
+    if timeout is not None:
+        setup.deadline = start + timeout
     rounds: list[dict] = []
     proven = False
     lower_bound = setup.relaxed  # every completion costs at least this much
@@ -490,7 +505,7 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
             proven, lower_bound = True, best  # every cheaper budget came back empty
         elif stop is None:
             stop = "max-budget"
-    return {
+    out = {
         "proven": proven,
         "mismatches": best,
         "lower_bound": lower_bound,
@@ -510,6 +525,9 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
         "time_s": time.perf_counter() - start,
         "cpu_time_s": time.process_time() - cpu_start,
     }
+    if timeout is not None:  # only then: runs without a timeout keep their bytes
+        out.update(timeout=timeout, timed_out=any(r["status"] == "timeout" for r in rounds))
+    return out
 
 
 def solve_band(puzzle, board: Board, band: Band, hints=(), split: int | None = None, board_path=None,

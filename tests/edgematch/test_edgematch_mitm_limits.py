@@ -1,0 +1,68 @@
+"""Meet-in-the-middle stops: the node limit holds across the two racing halves, the timeout is recorded."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_edgematch_mitm import cleared, scrambled
+
+from puzzlelab.edgematch.board import save_board
+from puzzlelab.edgematch.generate import generate
+from puzzlelab.edgematch.mitm.band import Band
+from puzzlelab.edgematch.mitm.solve import solve_band
+from puzzlelab.edgematch.puzzle import write_puzzle
+
+
+def _round_nodes(res: dict) -> int:
+    return sum((r["upper_nodes"] or 0) + (r["lower_nodes"] or 0) + r["race_nodes"] for r in res["rounds"])
+
+
+def test_node_limit_holds_while_the_halves_race():
+    puzzle, board = scrambled(6, 12)
+    band = Band(3, 6, 0, 6)
+    free = solve_band(puzzle, cleared(board, band), band)
+    raced = [r for r in free["rounds"] if r["race_nodes"]]
+    assert raced, "the band must have a round where both halves walk"
+    before = sum((r["upper_nodes"] or 0) + (r["lower_nodes"] or 0) + r["race_nodes"]
+                 for r in free["rounds"][:free["rounds"].index(raced[0])])
+    for extra in (1, 7, raced[0]["race_nodes"] // 2 + 1, raced[0]["race_nodes"] + 3):
+        limit = before + extra
+        res = solve_band(puzzle, cleared(board, band), band, node_limit=limit)
+        if res["proven"] and res["mismatches"] == free["mismatches"] and res["stopped_by"] is None:
+            assert res["nodes"] == free["nodes"] <= limit
+            continue
+        assert res["stopped_by"] == "nodes"
+        assert res["nodes"] == _round_nodes(res) <= limit
+
+
+def test_timeout_stops_and_is_recorded():
+    puzzle, board = scrambled(6, 12)
+    band = Band(3, 6, 0, 6)
+    free = solve_band(puzzle, cleared(board, band), band)
+    assert "timeout" not in free and "timed_out" not in free
+    roomy = solve_band(puzzle, cleared(board, band), band, timeout=3600.0)
+    assert (roomy["timeout"], roomy["timed_out"]) == (3600.0, False)
+    assert roomy["board"] == free["board"] and roomy["rounds"][-1]["status"] == free["rounds"][-1]["status"]
+    res = solve_band(puzzle, cleared(board, band), band, timeout=1e-9)
+    assert res["timed_out"] is True and res["proven"] is False and res["stopped_by"] == "timeout"
+    assert res["rounds"][-1]["status"] == "timeout"
+    assert res["lower_bound"] <= free["mismatches"] <= res["mismatches"]
+
+
+@pytest.fixture
+def files(tmp_path):
+    puzzle, solution = generate(6, seed=2)
+    write_puzzle(tmp_path / "p.txt", puzzle)
+    save_board(tmp_path / "b.json", cleared(solution, Band(4, 6, 0, 6)))
+    return tmp_path
+
+
+def test_cli_timeout_flag(files, run_cli):
+    args = ["edgematch", "mitm", files / "p.txt", "--board", files / "b.json", "--band", "4:6", "--json"]
+    code, out, err = run_cli(*args, "--timeout", "1e-9")
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["timed_out"] is True and res["stopped_by"] == "timeout" and res["proven"] is False
+    code, out, err = run_cli(*args, "--timeout", "0")
+    assert code == 2 and "--timeout" in err
