@@ -66,3 +66,24 @@ def test_cli_timeout_flag(files, run_cli):
     assert res["timed_out"] is True and res["stopped_by"] == "timeout" and res["proven"] is False
     code, out, err = run_cli(*args, "--timeout", "0")
     assert code == 2 and "--timeout" in err
+
+
+def test_repair_band_on_a_complete_board():
+    from puzzlelab.edgematch.hints import Hint
+    from puzzlelab.edgematch.mitm.solve import repair_band
+    from puzzlelab.edgematch.score import check_board, score_board
+    from puzzlelab.lab.errors import InputError
+
+    puzzle, board = scrambled(6, 12)
+    hint = Hint(5, 2, int(board.piece[5, 2]), int(board.rot[5, 2]))
+    fix = repair_band(puzzle, board, (4, 6), hints=[hint], node_limit=10**8)
+    assert fix.proven and fix.mismatches <= fix.before and fix.lower_bound == fix.mismatches
+    assert check_board(puzzle, fix.board).valid and score_board(puzzle, fix.board) >= score_board(puzzle, board)
+    assert (fix.board.piece[5, 2], fix.board.rot[5, 2] % 4) == (hint.piece, hint.rot % 4)
+    assert (fix.board.piece[:4] == board.piece[:4]).all()
+    again = repair_band(puzzle, board, (4, 6), hints=[hint], node_limit=10**8)
+    assert again.board.same_placement(fix.board) and again.nodes == fix.nodes
+    short = repair_band(puzzle, board, (3, 6), node_limit=50)  # stopped early: keeps the input band
+    assert not short.proven and short.nodes <= 50 and short.mismatches <= short.before
+    with pytest.raises(InputError, match="not inside"):
+        repair_band(puzzle, board, (5, 7))

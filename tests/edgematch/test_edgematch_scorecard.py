@@ -98,13 +98,20 @@ def test_mitm_rows():
                    {"instance": "t10a", "source": "planted", "rows": 4, "proven": "yes", "optimum": 0,
                     "growth upper": 16.0, "growth lower": 25.0}])
     rows = mr.bench_scorecard(bench, "b.html")
-    assert [r.verdict for r in rows] == ["reproduced", "reproduced", "not run here"]
-    assert rows[0].ours == "1/1 proven (optimum 9 mismatches)"
-    assert rows[1].ours == "x16 upper, x25 lower (4-row band, planted)"  # geometric mean 20
+    assert [r.verdict for r in rows] == ["reproduced", "reproduced", "reproduced", "not run here"]
+    assert rows[0].ours == "1/1 proven 0 (4 rows)"
+    assert rows[1].ours == "1/1 proven (optimum 9 mismatches)"
+    assert rows[2].ours == "x16 upper, x25 lower (4-row band, planted)"  # geometric mean 20
+    missed = mr.bench_scorecard(_mitm([{"source": "planted", "rows": 3, "proven": "no"}]), "")
+    assert missed[0].verdict == "missed" and missed[0].ours.startswith("0/1 proven 0")
     (vs,) = mr.vs_beam_scorecard(_mitm([{}]), "")
     assert vs.verdict == "reproduced" and "between 19 and 24" in vs.ours
-    (vs,) = mr.vs_beam_scorecard(_mitm([{"proven": "yes", "left behind": 3, "stopped by": ""}]), "")
-    assert vs.verdict == "beaten" and vs.ours == "1/1 proven (beam left behind 3 edges)"
+    (vs,) = mr.vs_beam_scorecard(_mitm([{"proven": "yes", "optimum": 21, "left behind": 3, "stopped by": ""}]), "")
+    assert vs.verdict == "beaten" and vs.ours == "g16a 1/1 proven (optimum 21)"
+    (vs,) = mr.vs_beam_scorecard(_mitm([{"proven": "yes", "optimum": 17, "stopped by": ""},
+                                        {"instance": "official", "best found": 19, "lower bound": 18}]), "")
+    assert vs.verdict == "beaten"
+    assert vs.ours == "g16a 1/1 proven (optimum 17); official 0/1 proven, open: between 18 and 19 at the nodes limit"
     (vs,) = mr.vs_beam_scorecard(_mitm([{"proven": "yes", "left behind": 0, "pieces": 16}]), "")
     assert vs.verdict == "not run here" and vs.ours == "not run here (no 16-wide band)"  # an 8x8 board
     wall = _mitm([{"width": 4, "cells": 8, "proven": "yes", "stopped by": ""},

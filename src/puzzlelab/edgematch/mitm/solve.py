@@ -23,7 +23,7 @@ import numpy as np
 from ...lab.errors import InputError
 from ...lab.progress import Progress
 from ...lab.sizes import format_size, peak_rss_bytes
-from ..board import Board, board_to_json
+from ..board import Board, board_from_json, board_to_json
 from ..score import mismatch_edges, score_board
 from .band import Band, BandProblem, Half, build
 from .bounds import INF, grid_of, start_bound, suffix_bounds, table_bytes
@@ -539,4 +539,33 @@ def solve_band(puzzle, board: Board, band: Band, hints=(), split: int | None = N
     return solve(problem, **kwargs)
 
 
-__all__ = ["solve", "solve_band", "band_mismatches", "greedy_fill"]
+class BandRepair(NamedTuple):
+    """A band of a complete board re-solved (`repair_band`): the board with the band's best filling in hand."""
+
+    board: Board  # the whole board; outside the band it is the input board
+    mismatches: int  # inner edges touching the band that mismatch, on `board`
+    before: int  # the same count on the input board
+    proven: bool  # no filling of the band mismatches less
+    lower_bound: int  # every filling of the band mismatches at least this much
+    nodes: int  # walk nodes spent (within node_limit)
+
+
+def repair_band(puzzle, board: Board, rows: tuple[int, int], hints=(), node_limit: int | None = None,
+                cols: tuple[int, int] | None = None, memory_limit: int | None = None) -> BandRepair:
+    """Re-solve rows R0..R1-1 (columns C0..C1-1, default all) of a complete board, hints respected.
+
+    The repair move of a polishing loop: the band as given is the starting completion, so the result
+    never mismatches more than the input; with `node_limit` it is deterministic (same inputs, same board).
+    """
+    band = Band(int(rows[0]), int(rows[1]), *((0, board.cols) if cols is None else (int(cols[0]), int(cols[1]))))
+    if not (0 <= band.r0 < band.r1 <= board.rows and 0 <= band.c0 < band.c1 <= board.cols):
+        raise InputError(f"band rows {band.r0}:{band.r1} cols {band.c0}:{band.c1} is not inside the "
+                         f"{board.rows}x{board.cols} board")
+    res = solve_band(puzzle, board, band, hints=list(hints), node_limit=node_limit, memory_limit=memory_limit)
+    out = board_from_json(res["board"])
+    out.name = board.name
+    return BandRepair(out, int(res["mismatches"]), int(res["before"]) if res["before"] is not None else -1,
+                      bool(res["proven"]), int(res["lower_bound"]), int(res["nodes"]))
+
+
+__all__ = ["solve", "solve_band", "repair_band", "BandRepair", "band_mismatches", "greedy_fill"]
