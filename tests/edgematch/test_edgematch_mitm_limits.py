@@ -87,3 +87,23 @@ def test_repair_band_on_a_complete_board():
     assert not short.proven and short.nodes <= 50 and short.mismatches <= short.before
     with pytest.raises(InputError, match="not inside"):
         repair_band(puzzle, board, (5, 7))
+
+
+def test_wall_note_says_where_each_height_stops():
+    import pandas as pd
+
+    from puzzlelab.edgematch.mitm.report import _where_rows_stop
+
+    base = {"instance": "g16a", "proven": "yes", "stopped by": "", "lower bound": 3, "best found": 3, "last budget": 3,
+            "table MiB": 1.0}
+    df = pd.DataFrame([{**base, "rows": 3, "width": 4}, {**base, "rows": 3, "width": 6},
+                       {**base, "rows": 3, "width": 8, "proven": "no", "stopped by": "memory", "lower bound": 7,
+                        "best found": 9, "last budget": 7, "table MiB": 1900.0},
+                       {**base, "rows": 3, "width": 10, "proven": "no", "stopped by": "nodes"},
+                       {**base, "rows": 4, "width": 4, "proven": "no", "stopped by": "timeout", "lower bound": 5,
+                        "best found": 6, "last budget": 5}])
+    assert _where_rows_stop(df) == [
+        "3-row bands: proven up to width 6, width 8 stopped by memory (the tables) at budget 7 "
+        "(optimum between 7 and 9; largest table 1,900 MiB)",
+        "4-row bands: none proven, width 4 stopped by the timeout (time) at budget 5 (optimum between 5 and 6; "
+        "largest table 1 MiB)"]

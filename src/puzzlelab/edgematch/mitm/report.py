@@ -157,6 +157,32 @@ def vs_beam(records: list[dict]) -> tuple[pd.DataFrame, str]:
     return df, note
 
 
+_STOP_WORDS = {"memory": "memory (the tables)", "nodes": "the node limit (time)", "timeout": "the timeout (time)",
+               "max-budget": "the budget cap"}
+
+
+def _mib_text(x: float) -> str:
+    return "<1 MiB" if x < 1 else f"{x:,.0f} MiB"
+
+
+def _where_rows_stop(sub: pd.DataFrame) -> list[str]:
+    """Per band height: the widest band proven and what stopped the first one that was not."""
+    out = []
+    for rows_ in sorted(sub["rows"].unique()):
+        h = sub[sub["rows"] == rows_].sort_values("width", kind="stable")
+        ok = h[h["proven"] == "yes"]
+        text = f"{int(rows_)}-row bands: proven up to width {int(ok['width'].max())}" if len(ok) else \
+            f"{int(rows_)}-row bands: none proven"
+        open_ = h[h["proven"] != "yes"]
+        if len(open_):
+            r = open_.iloc[0]
+            text += (f", width {int(r['width'])} stopped by {_STOP_WORDS.get(r['stopped by'], r['stopped by'])} "
+                     f"at budget {int(r['last budget'])} (optimum between {int(r['lower bound'])} and "
+                     f"{int(r['best found'])}; largest table {_mib_text(r['table MiB'])})")
+        out.append(text)
+    return out
+
+
 def wall(records: list[dict]) -> tuple[pd.DataFrame, str]:
     rows = []
     for res in records:
@@ -184,6 +210,7 @@ def wall(records: list[dict]) -> tuple[pd.DataFrame, str]:
         if len(late):
             text += f", the timeout stopped {len(late)} band(s) (not reproducible)"
         parts.append(text)
+        parts.extend(_where_rows_stop(sub))
     return df, "; ".join(parts) + "."
 
 
