@@ -53,6 +53,8 @@ rule nonogram_generate:
         "results/{nonogram_exp}/corpus/{nonogram_corpus}.nonpack",
     log:
         "results/logs/{nonogram_exp}/generate_{nonogram_corpus}.log",
+    benchmark:
+        "results/benchmarks/{nonogram_exp}/nonogram_generate/{nonogram_corpus}.tsv"
     conda:
         ENV
     threads: threads_for("nonogram_generate")
@@ -75,6 +77,8 @@ rule nonogram_bench_solve:
         timing="results/nonogram_bench/solve/{nonogram_corpus}.{nonogram_chunk}.timing.csv",
     log:
         "results/logs/nonogram_bench/solve_{nonogram_corpus}.{nonogram_chunk}.log",
+    benchmark:
+        "results/benchmarks/nonogram_bench/nonogram_bench_solve/{nonogram_corpus}.{nonogram_chunk}.tsv"
     conda:
         ENV
     threads: threads_for("nonogram_bench_solve")
@@ -101,6 +105,8 @@ rule nonogram_bench_reference:
         "results/nonogram_bench/reference/{nonogram_corpus}.{nonogram_chunk}.timing.csv",
     log:
         "results/logs/nonogram_bench/reference_{nonogram_corpus}.{nonogram_chunk}.log",
+    benchmark:
+        "results/benchmarks/nonogram_bench/nonogram_bench_reference/{nonogram_corpus}.{nonogram_chunk}.tsv"
     conda:
         ENV
     threads: threads_for("nonogram_bench_reference")
@@ -225,6 +231,8 @@ rule nonogram_bench_gallery:
         ),
     log:
         "results/logs/nonogram_bench/gallery_{nonogram_corpus}.log",
+    benchmark:
+        "results/benchmarks/nonogram_bench/nonogram_bench_gallery/{nonogram_corpus}.tsv"
     conda:
         ENV
     threads: threads_for("nonogram_bench_gallery")
@@ -252,6 +260,8 @@ rule nonogram_ablation_solve:
         timing="results/nonogram_ablation/solve/{nonogram_variant}/{nonogram_corpus}.{nonogram_chunk}.timing.csv",
     log:
         "results/logs/nonogram_ablation/solve_{nonogram_variant}_{nonogram_corpus}.{nonogram_chunk}.log",
+    benchmark:
+        "results/benchmarks/nonogram_ablation/nonogram_ablation_solve/{nonogram_variant}/{nonogram_corpus}.{nonogram_chunk}.tsv"
     conda:
         ENV
     threads: threads_for("nonogram_ablation_solve")
