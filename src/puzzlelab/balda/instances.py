@@ -15,6 +15,7 @@ from .alphabet import alphabet
 from .dictionary import Dictionary, length_distribution, read_word_list, write_word_list
 from .trie import forward_trie, separator_trie
 
+
 def trie_sizes(dictionary: Dictionary) -> dict:
     """Nodes of the separator trie (one tree) and of the forward and backward tries it replaces."""
     codes, lengths = dictionary.codes, dictionary.lengths
