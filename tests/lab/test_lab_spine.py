@@ -193,7 +193,7 @@ def test_dry_run_jobs_and_their_price(tmp_path):
 
 def test_size_flags_count_ranges_and_lists():
     assert cost.size_scale("x --seeds 64-71 --width 16384") == 8 * 16384
-    assert cost.size_scale("x --seeds 0,1,5-6 --node-limit 1000") == 4 * 1000
+    assert cost.size_scale("x --seeds 0,1,5-6 --node-limit 1000") == 4
     assert cost.size_scale("x --seed 3 --memory-budget 2G") == 1
     assert cost.size_scale("x --count 12 --limit 3") == 36
 

@@ -4,8 +4,8 @@
 experiment, estimated from `reference/*/costs.csv` — one row per job measured here (Snakemake's
 `benchmark:` file of the job, and the size of its outputs). A job whose command line was measured
 is priced at its measured cost (whatever config ran it); another job of a measured rule from the
-rule's measurement nearest in size (the size flags of its command line: seeds, widths, node
-limits, ...), its work scaled linearly above the rule's start-up cost; anything else at
+rule's measurement nearest in size (the size flags of its command line: seeds, widths, puzzles,
+repetitions), its work scaled linearly above the rule's start-up cost; anything else at
 `DEFAULT_CPU_S`.
 """
 
@@ -29,10 +29,11 @@ DEFAULT_CPU_S = 60.0
 DEFAULT_RSS_MB = 300.0
 COST_COLUMNS = ["label", "rule", "experiment", "job", "command", "threads", "scale", "cpu_s", "wall_s",
                 "max_rss_mb", "disk_mb"]
-# Flags whose values multiply a job's work roughly linearly (puzzles, seeds, widths, repetitions,
-# node budgets). A value `A-B` counts B-A+1 items (a seed range), `A,B,C` counts its items.
-SIZE_FLAGS = ("--count", "--limit", "--seeds", "--width", "--repeats", "--reps", "--games", "--samples",
-              "--node-limit")
+# Flags whose values multiply a job's work roughly linearly (puzzles, seeds, widths, repetitions).
+# A value `A-B` counts B-A+1 items (a seed range), `A,B,C` counts its items. Node and work limits
+# are bounds most jobs never reach: they do not scale a price (a job that runs to its limit is
+# priced by its own measurement once it has run here).
+SIZE_FLAGS = ("--count", "--limit", "--seeds", "--width", "--repeats", "--reps", "--games", "--samples")
 _FLAG_VALUE = r"[ =](\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*)(?![\w.-])"
 
 
