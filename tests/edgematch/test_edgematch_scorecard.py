@@ -111,7 +111,7 @@ def test_mitm_rows():
     (vs,) = mr.vs_beam_scorecard(_mitm([{"proven": "yes", "optimum": 17, "stopped by": ""},
                                         {"instance": "official", "best found": 19, "lower bound": 18}]), "")
     assert vs.verdict == "beaten"
-    assert vs.ours == "g16a 1/1 proven (optimum 17); official 0/1 proven, open: between 18 and 19 at the nodes limit"
+    assert vs.ours == "g16a 1/1 proven (optimum 17); official 0/1 proven, open: between 18 and 19 at the node limit"
     (vs,) = mr.vs_beam_scorecard(_mitm([{"proven": "yes", "left behind": 0, "pieces": 16}]), "")
     assert vs.verdict == "not run here" and vs.ours == "not run here (no 16-wide band)"  # an 8x8 board
     wall = _mitm([{"width": 4, "cells": 8, "proven": "yes", "stopped by": ""},

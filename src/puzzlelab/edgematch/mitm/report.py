@@ -280,7 +280,7 @@ def vs_beam_scorecard(df: pd.DataFrame, link: str) -> list:
             text += f" (optimum {', '.join(str(int(x)) for x in done['optimum'])})"
         open_ = sub[sub["proven"] != "yes"]
         if len(open_):
-            stops = sorted(set(open_["stopped by"]) - {""})
+            stops = sorted({"nodes": "node", "max-budget": "budget"}.get(x, x) for x in set(open_["stopped by"]) - {""})
             text += (f"{'; ' if len(done) else ', '}open: between {int(open_['lower bound'].min())} and "
                      f"{int(open_['best found'].max())} at the {' / '.join(stops) or 'budget'} limit")
         parts.append(text)
@@ -349,6 +349,7 @@ def figure_growth(records: list[dict], path: str, title: str) -> None:
             xs = np.linspace(b0, hi, 20)
             ax.plot(xs, y0 * ARTICLE_GROWTH ** (xs - b0), ":", color="grey", label=f"x{ARTICLE_GROWTH} per mismatch")
             ax.set_yscale("log")
+            ax.set_ylim(y0 / 2, max(ys) * 50)  # the data, not the slope's far end
         ax.set_title(f"{h}-row bands" if h else "bands")
         ax.set_xlabel("mismatch budget b")
         ax.xaxis.get_major_locator().set_params(integer=True)
