@@ -129,11 +129,12 @@ def test_report_from_real_runs(tmp_path, run_cli):
     import pandas as pd
 
     card = pd.read_csv(tmp_path / "scorecard.csv", dtype=str, keep_default_na=False)
-    assert list(card["seed"]) == ["004"] * 3 and set(card["link"]) == {str(files["html"])}
-    assert card["verdict"][0] == "reproduced" and card["ours"][0].startswith("1/1 proven (optimum ")
-    assert card["ours"][1].endswith("(2-row band, planted)")  # the only band with a sweep
-    assert card["verdict"][1] in {"reproduced", "missed"}
-    assert card["verdict"][2] == "not run here"  # the frameless 437 board
+    assert list(card["seed"]) == ["004"] * 4 and set(card["link"]) == {str(files["html"])}
+    assert card["verdict"][0] == "reproduced" and card["ours"][0] == "1/1 proven 0 (2 rows)"  # the planted band
+    assert card["verdict"][1] == "reproduced" and card["ours"][1].startswith("1/1 proven (optimum ")
+    assert card["ours"][2].endswith("(2-row band, planted)")  # the only band with a sweep
+    assert card["verdict"][2] in {"reproduced", "missed"}
+    assert card["verdict"][3] == "not run here"  # the frameless 437 board
     summary = files["csv"].read_text().splitlines()
     assert summary[0].startswith("instance,source,rows,pieces,before,optimum")
     planted = next(line for line in summary if ",planted," in line).split(",")
