@@ -86,7 +86,7 @@ rule mitm_solve_planted:
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab edgematch mitm {input.puzzle} --board {input.board}"
         " --hints {params.hints} --hints-file {input.hints} --band={params.band} --cols {params.cols}"
-        " --clear-band --sweep {params.sweep} --memory-budget {params.memory_budget}"
+        " --clear-band --sweep-budget {params.sweep} --memory-budget {params.memory_budget}"
         " --node-limit {params.node_limit} --timeout {params.timeout}"
         " --label {wildcards.mitm_inst}/planted_r{wildcards.mitm_rows}"
         " --out {output.out} --timing {output.timing} > /dev/null 2> {log}"

@@ -112,7 +112,7 @@ def test_report_from_real_runs(tmp_path, run_cli):
     board.piece[4, [1, 2]] = board.piece[4, [2, 1]]  # a worse band to re-solve
     save_board(tmp_path / "worse.json", board)
     runs, timings = [], []
-    for label, board_file, extra in (("t6/planted_r2", "sol.json", ["--clear-band", "--sweep", "2"]),
+    for label, board_file, extra in (("t6/planted_r2", "sol.json", ["--clear-band", "--sweep-budget", "2"]),
                                      ("t6/beam_r2", "worse.json", [])):
         out, tim = tmp_path / f"{len(runs)}.json", tmp_path / f"{len(runs)}.t.json"
         code, _, err = run_cli("edgematch", "mitm", tmp_path / "p.txt", "--board", tmp_path / board_file,

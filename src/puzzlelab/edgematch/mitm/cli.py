@@ -48,8 +48,9 @@ def register(sub) -> None:
     add_node_limit_arg(p, help="stop when the walks have visited N nodes in all (a machine-independent time limit)")
     add_timeout_arg(p, help="also stop after S wall-clock seconds (a safety net: where it stops depends on the "
                             "machine; the result then says timed_out)")
-    p.add_argument("--sweep", type=non_negative_int, default=None, metavar="B",
+    p.add_argument("--sweep-budget", dest="sweep", type=non_negative_int, default=None, metavar="B",
                    help="after the proof, keep enumerating both halves (no join) up to budget B, to measure growth")
+    p.add_argument("--sweep", dest="sweep", type=non_negative_int, help=argparse.SUPPRESS)  # the older spelling
     p.add_argument("--label", default="", help="free text stored in the result (e.g. the pipeline's job id)")
     p.add_argument("--board-out", metavar="FILE", help="also write the re-solved board alone (JSON, or .txt layout)")
     add_output_args(p, out_help="write the result (canonical JSON: proven, mismatches, lower_bound, rounds, board)")
