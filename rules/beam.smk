@@ -200,3 +200,6 @@ rule beam_vs_dfs_lds:
 rule beam_factory:
     input:
         experiment_inputs("beam_factory"),
+
+
+include: "refine.smk"

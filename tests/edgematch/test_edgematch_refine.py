@@ -163,3 +163,33 @@ def test_official_beam_board_gains(tmp_path):
     assert_good(puzzle, res, hints)
     assert res.score >= res.start_score + 2
     assert np.array_equal(res.board.piece[8, 7], 138)
+
+
+def test_pipeline_jobs_one_per_board():
+    from puzzlelab.edgematch.refine import pipeline
+
+    cfg = {"beam_refine": {"instances": ["official", "g8", "absent"], "hints": ["start", "all"], "widths": [64, 256],
+                           "seeds": 2, "node_limit": 1000, "uphill": 0}}
+    jobs = pipeline.jobs(cfg, {"official": {}, "g8": {}})
+    assert len(jobs) == 2 * 2 * 2 * 2 and "official/all_w256_s1" in jobs
+    job = jobs["g8/start_w64_s0"]
+    assert (job["width"], job["seed"], job["hints"], job["node_limit"], job["uphill"]) == (64, 0, "start", 1000, 0)
+    assert job["max_cells"] == pipeline.DEFAULTS["max_cells"]
+    assert pipeline.files(jobs, "r/{job}.json")[0] == "r/g8/all_w256_s0.json"
+
+
+def test_scorecard_rows_judge_the_official_runs():
+    import pandas as pd
+
+    from puzzlelab.edgematch.refine.report import scorecard_rows
+
+    df = pd.DataFrame([{"instance": "official", "hints": "start", "width": 16384, "seed": s, "beam score": 456,
+                        "refined score": 461 + s, "nodes": 10**9, "cpu_time_s": 60.0} for s in range(2)]
+                      + [{"instance": "gen16", "hints": "all", "width": 16384, "seed": 0, "beam score": 470,
+                          "refined score": 475, "nodes": 10**9, "cpu_time_s": 60.0}])
+    rows = {r.figure: r for r in scorecard_rows(df, "t.html")}
+    assert len(rows) == 5 and {r.link for r in rows.values()} == {"t.html"}
+    refined = rows["score after destroy-and-repair polishing (start piece)"]
+    assert refined.verdict == "beaten" and refined.ours.startswith("462 (beam 456 at W=16384")
+    assert rows["eternity2.dev PALIMPSEST (start piece only)"].verdict == "missed"
+    assert rows["best known board with all five clues"].verdict == "not run here"  # the generated board is not judged

@@ -72,6 +72,7 @@ def register(parser: argparse.ArgumentParser) -> None:
                    help="also write the seed article's headline figures beside ours (CSV, lab.scorecard rows)")
     search_cli.add_report_options(p)
     mitm_cli.add_report_options(p)
+    refine_cli.add_report_options(p)
 
 
 def _report(args) -> int:

@@ -34,27 +34,29 @@ def register(sub) -> None:
     add_timeout_arg(p, help="safety stop after S wall-clock seconds (checked every 20 M nodes; the result is "
                             "then marked timed_out and is not reproducible)")
     p.add_argument("--time-limit", dest="timeout", type=float, help=argparse.SUPPRESS)
-    p.add_argument("--min-cells", type=positive_int, default=8, help="smallest region (default: 8)")
-    p.add_argument("--max-cells", type=positive_int, default=30,
-                   help="largest region re-placed by branch and bound (default: 30)")
+    p.add_argument("--min-cells", type=positive_int, default=6, help="smallest region (default: 6)")
+    p.add_argument("--max-cells", type=positive_int, default=16,
+                   help="largest region re-placed by branch and bound (default: 16)")
     p.add_argument("--assign-cells", type=positive_int, default=64,
                    help="largest set of non-touching cells re-placed by an optimal assignment (default: 64)")
-    p.add_argument("--move-nodes", type=positive_int, default=200_000,
-                   help="node cap of one branch-and-bound move (default: 200000)")
+    p.add_argument("--move-nodes", type=positive_int, default=20_000,
+                   help="node cap of one branch-and-bound move (default: 20000)")
     p.add_argument("--shapes", default=None, metavar="LIST",
                    help="region shapes and weights, e.g. rect:3,mismatch:4,band,ring,assign "
                         "(default: rect:3,mismatch:4,band:1,ring:1,assign:1)")
-    p.add_argument("--uphill", type=int, default=0, metavar="PERMILLE",
-                   help="per mille of branch-and-bound moves allowed to lose one edge (default: 0: never)")
-    p.add_argument("--max-drop", type=int, default=2,
-                   help="with --uphill: the walk stays within this many edges of the best board (default: 2)")
+    p.add_argument("--uphill", type=int, default=50, metavar="PERMILLE",
+                   help="per mille of branch-and-bound moves allowed to lose one edge (default: 50; 0: never)")
+    p.add_argument("--max-drop", type=int, default=3,
+                   help="with --uphill: the walk stays within this many edges of the best board (default: 3)")
     p.add_argument("--quiet", action="store_true", help="no progress line per improvement")
+    p.add_argument("--label", default="", help="free text stored in the result (e.g. the instance name)")
     add_output_args(p, out_help="write the result (canonical JSON with the best board) here")
     p.set_defaults(handler=_refine)
 
 
 def load_start_board(path: str, run: int, n_pieces: int):
-    """The start board: a board file, a search result, or run `run` of a sweep result."""
+    """(board, what made it) from a board file, a search result, or run `run` of a sweep result; what made it
+    is the search's algo, width and seed when the file says so."""
     import json
 
     from ...lab.textio import read_text
@@ -70,10 +72,13 @@ def load_start_board(path: str, run: int, n_pieces: int):
             runs = obj["runs"]
             if not 0 <= run < len(runs):
                 raise InputError(f"--run {run}: the sweep result holds {len(runs)} runs", path, None)
-            return board_from_json(runs[run], path, n_pieces)
+            obj = runs[run]
+        if isinstance(obj, dict) and "board" in obj:
+            source = {k: obj[k] for k in ("algo", "width", "seed") if isinstance(obj.get(k), (int, str))}
+            return board_from_json(obj, path, n_pieces), source
     if run != 0:
         raise InputError(f"--run {run} applies to a sweep result; this file holds one board", path, None)
-    return load_board(path, n_pieces=n_pieces)
+    return load_board(path, n_pieces=n_pieces), {}
 
 
 def _refine(args) -> int:
@@ -83,7 +88,7 @@ def _refine(args) -> int:
 
     puzzle = open_puzzle(args)
     hints = open_hints(args, puzzle)
-    board = load_start_board(args.board, args.run, puzzle.n_pieces)
+    board, source = load_start_board(args.board, args.run, puzzle.n_pieces)
     if args.uphill < 0 or args.uphill > 1000:
         raise InputError(f"--uphill is a per mille, 0..1000, not {args.uphill}")
     if args.max_drop < 0:
@@ -103,7 +108,8 @@ def _refine(args) -> int:
                  shapes=shapes, uphill=args.uphill, max_drop=args.max_drop, deadline=deadline,
                  on_improve=on_improve)
     cpu = time.process_time() - cpu0
-    rec = {"puzzle": puzzle.name, "hints": args.hints, "seed": args.seed, "node_limit": args.node_limit,
+    rec = {"puzzle": puzzle.name, "label": args.label, "hints": args.hints, "seed": args.seed,
+           "node_limit": args.node_limit, "start": source, "beam_width": source.get("width"),
            "options": {"min_cells": args.min_cells, "max_cells": args.max_cells, "assign_cells": args.assign_cells,
                        "move_nodes": args.move_nodes, "uphill": args.uphill, "max_drop": args.max_drop,
                        "shapes": {s: int(shapes.get(s, 0)) for s in SHAPES}},
@@ -124,5 +130,10 @@ def report(args) -> int:
     """`edgematch report beam_refine`."""
     from .report import run
 
-    run(args.table, args.runs, args.timings, args.csv, args.html, args.svg, args.scorecard)
+    run(args.table, args.runs, args.timings, args.csv, args.html, args.svg, args.scorecard, args.nodes_svg)
+
+
+def add_report_options(p: argparse.ArgumentParser) -> None:
+    """The options of `edgematch report` for the refine table."""
+    p.add_argument("--nodes-svg", metavar="FILE", help="beam_refine: score against nodes (deterministic figure)")
     return 0

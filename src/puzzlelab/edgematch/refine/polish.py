@@ -611,8 +611,8 @@ def _check(puzzle: Puzzle, board: Board, hints: list[Hint], min_cells: int, max_
 
 
 def refine(puzzle: Puzzle, board: Board, hints: list[Hint], seed: int, node_limit: int,
-           move_nodes: int = 200_000, min_cells: int = 8, max_cells: int = 30, assign_cells: int = 64, uphill: int = 0,
-           max_drop: int = 2,
+           move_nodes: int = 20_000, min_cells: int = 6, max_cells: int = 16, assign_cells: int = 64,
+           uphill: int = 50, max_drop: int = 3,
            shapes: dict[str, int] | None = None, deadline: float | None = None, on_improve=None) -> RefineResult:
     """Polish a complete board until `node_limit` nodes (or the wall-clock `deadline`, a safety stop)."""
     _check(puzzle, board, hints, min_cells, max_cells, assign_cells)

@@ -37,7 +37,6 @@ VERSUS_NODES = 20_000_000
 # Board factory: 160 seeds, 19 boards at 455 and none at 456; the 94 boards >= 453 pairwise distinct in
 # their first 13 rows; about 1160 boards per hour on four cores.
 FACTORY_WIDTH, FACTORY_BEST, FACTORY_TOP, FACTORY_SHARE, FACTORY_PER_HOUR = 16384, 455, 453, 94 / 160, 1160.0
-REFINED = 460  # after destroy-and-repair polishing
 # Visiting orders: row order ahead of spiral and border-first by 4 to 6 matched edges (medians), W >= 2048.
 ORDER_MARGIN, ORDER_WIDTH = (4, 6), 2048
 # Gumbel noise: the range of raw boards per temperature (three seeds each), judged at the full setting's width.
@@ -325,7 +324,7 @@ def versus_scorecard(df: pd.DataFrame, link: str) -> list:
 
 
 def factory_scorecard(df: pd.DataFrame, link: str, family_rows: int) -> list:
-    """The factory's best board, its distinct families of strong boards, its rate, and the refined 460.
+    """The factory's best board, its distinct families of strong boards and its rate (the refined 460: beam_refine).
 
     The article's factory ran at W=16384: at another width the figures are shown, not judged.
     """
@@ -334,10 +333,8 @@ def factory_scorecard(df: pd.DataFrame, link: str, family_rows: int) -> list:
     off = _official(df)
     best_fig = f"board factory: best raw board (W={FACTORY_WIDTH}, 160 seeds)"
     best_article = "455 (19 of 160 boards), none 456"
-    refined = Row("001", "score after destroy-and-repair polishing", str(REFINED), "not run here: no refinement yet",
-                  link=link)
     if not len(off):
-        return [Row("001", best_fig, best_article, "not run here (no official set)", link=link), refined]
+        return [Row("001", best_fig, best_article, "not run here (no official set)", link=link)]
     width = int(off["width"].iloc[0])
     same = width == FACTORY_WIDTH
     other = "" if same else f"; W={FACTORY_WIDTH} not run here"
@@ -360,7 +357,6 @@ def factory_scorecard(df: pd.DataFrame, link: str, family_rows: int) -> list:
             (f"about {per_hour:.0f} (4 x one core, median CPU time per board){other}" if per_hour else "not measured"),
             verdict=judge(verdict(per_hour, FACTORY_PER_HOUR, rel_tol=0.2)) if per_hour else "not run here",
             link=link),
-        refined,
     ]
 
 
