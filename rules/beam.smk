@@ -7,7 +7,9 @@ from puzzlelab.edgematch.search import pipeline as beam_pipeline
 BEAM_INSTANCES = beam_pipeline.instances(
     config, HAVE_CORPORA, corpus_path, EDGEMATCH_INSTANCE_FILES
 )
-BEAM_JOBS = beam_pipeline.jobs(config, BEAM_INSTANCES)
+BEAM_JOBS = beam_pipeline.jobs(
+    config, BEAM_INSTANCES, beam_pipeline.prior_boards(HAVE_CORPORA, corpus_path)
+)
 BEAM_ALL_JOBS = beam_pipeline.all_jobs(BEAM_JOBS)
 
 if "official" not in BEAM_INSTANCES:
@@ -51,12 +53,15 @@ rule beam_solve:
         tie_window=beam_pipeline.param(BEAM_ALL_JOBS, "tie_window"),
         temperature=beam_pipeline.param(BEAM_ALL_JOBS, "temperature"),
         dedup=beam_pipeline.param(BEAM_ALL_JOBS, "dedup"),
+        tie_break=beam_pipeline.param(BEAM_ALL_JOBS, "tie_break"),
+        prior_boards=beam_pipeline.param(BEAM_ALL_JOBS, "prior_boards"),
         label=beam_pipeline.param(BEAM_ALL_JOBS, "label"),
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab edgematch sweep {input.puzzle} --algo beam"
         " --hints {params.hints} --hints-file {input.hints} --seeds {params.seeds}"
         " --width {params.width} --order {params.order} --tie-window {params.tie_window}"
-        " --temperature {params.temperature} --dedup {params.dedup} --label {params.label}"
+        " --temperature {params.temperature} --dedup {params.dedup}"
+        " --tie-break {params.tie_break} --prior-boards {params.prior_boards} --label {params.label}"
         " --out {output.out} --timing {output.timing} > /dev/null 2> {log}"
 
 

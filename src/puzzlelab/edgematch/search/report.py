@@ -171,8 +171,10 @@ def _agreement(boards: list[dict]) -> float:
 
 def ties_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
     df = df.copy()
-    df["variant"] = [f"temperature {t:g}" if t > 0 else f"tie window {k}" for k, t in
-                     zip(df["tie_window"], df["temperature"], strict=False)]
+    tb = df["tie_break"] if "tie_break" in df else pd.Series(["lottery"] * len(df), index=df.index)
+    df["variant"] = [f"temperature {t:g}" if t > 0 else (f"tie window {k}" if b in ("lottery", None) or pd.isna(b)
+                                                          else f"{b.upper()} tie-break, tie window {k}")
+                     for k, t, b in zip(df["tie_window"], df["temperature"], tb, strict=False)]
     rows = []
     for (inst, var), g in df.groupby(["instance", "variant"], sort=True):
         s = _stats(g)
