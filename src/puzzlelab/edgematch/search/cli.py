@@ -31,6 +31,7 @@ REPORTS = {
     "beam_dedup": "survivor deduplication across widths",
     "beam_vs_dfs_lds": "beam, DFS and LDS at an equal node budget",
     "beam_factory": "the beam as a board factory: histogram, families, boards per hour",
+    "edgematch_speed": "placements per CPU second of DFS and LDS, nodes per CPU second of the beam",
 }
 
 

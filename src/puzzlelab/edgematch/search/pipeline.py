@@ -102,6 +102,28 @@ def jobs(config: dict, insts: dict, prior: str | None = None) -> dict:
     return table
 
 
+SPEED = "edgematch_speed"  # placements per CPU second of DFS and LDS, nodes per CPU second of the beam
+
+
+def speed_jobs(config: dict, insts: dict) -> dict:
+    """{job id: job fields} of edgematch_speed: one sweep of `repeats` seeds per instance and search."""
+    cfg = config.get(SPEED) or {}
+    out = {}
+    for inst in cfg.get("instances", []):
+        if inst not in insts:
+            continue
+        for algo in cfg["algos"]:
+            fields = {**DEFAULTS, "instance": inst, "hints": cfg.get("hints", "start"),
+                      "seeds": f"0-{int(cfg['repeats']) - 1}", "label": inst}
+            if algo == "beam":
+                fields["width"] = int(cfg["beam_width"])
+            else:
+                fields.update(algo=algo, node_limit=int(cfg["node_limit"]), tolerance=int(cfg["tolerance"]),
+                              max_discrepancy=int(cfg["max_discrepancy"]))
+            out[f"{inst}/{algo}"] = fields
+    return out
+
+
 def all_jobs(table: dict) -> dict:
     """'<experiment>/<job id>' -> job, for the rules' input functions and params."""
     return {f"{exp}/{j}": job for exp, t in table.items() for j, job in t.items()}
