@@ -9,6 +9,7 @@ USER_NUMBA_CACHE = os.environ.get("NUMBA_CACHE_DIR")
 from puzzlelab.lab.numba_env import configure_numba_cache
 from puzzlelab.lab.snakemake_support import effective_config_path
 from puzzlelab.lab.snakemake_support import (
+    corpora_folder,
     determinism_resource,
     evenly_spaced,
     json_param,
@@ -18,8 +19,10 @@ from puzzlelab.lab.snakemake_support import (
 REPO = Path(workflow.basedir)
 # Software for every rule (for --use-conda; the default is the Makefile's .venv on PATH).
 ENV = "../envs/puzzlelab.yaml"
-# Real public corpora; relative paths are taken from the repository root.
-CORPORA = (REPO / config["corpora_dir"]).resolve()
+# Real public corpora. A relative `corpora_dir` stays relative (to the working directory, the
+# repository root): command lines and the artifacts that record a file's path then read the same
+# on every machine whose corpora sit at the same place beside the clone.
+CORPORA = corpora_folder(config["corpora_dir"], REPO)
 HAVE_CORPORA = CORPORA.is_dir()
 
 # numba's compiled kernels are cached inside the repository (git-ignored) unless the user chose a

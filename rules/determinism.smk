@@ -29,6 +29,8 @@ rule determinism:
         "results/determinism/{experiment}.json",
     log:
         "results/logs/determinism/{experiment}.log",
+    benchmark:
+        "results/benchmarks/determinism/determinism/{experiment}.tsv"
     conda:
         ENV
     threads: lambda wc: determinism_resources_for(wc.experiment, "threads")
@@ -37,7 +39,7 @@ rule determinism:
         runtime=lambda wc: determinism_resources_for(wc.experiment, "runtime"),
     params:
         scratch=lambda wc: f"results/.determinism/{wc.experiment}",
-        snakefile=workflow.main_snakefile,
+        snakefile=os.path.relpath(workflow.main_snakefile),
     shell:
         "puzzlelab lab determinism {wildcards.experiment} {input.artifacts}"
         " --snakefile {params.snakefile} --configfile {input.config}"

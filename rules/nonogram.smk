@@ -20,6 +20,11 @@ NB_REF = (
     nonogram_pl.reference_files(NB, NONOGRAM_ROOT, NB_REF_CORPORA) if NB_REF_EXE else []
 )
 NA_VARIANTS = NA.get("variants", ["base"])
+NA_RESULTS = [
+    f
+    for v in NA_VARIANTS
+    for f in nonogram_pl.solve_files("nonogram_ablation", NA, NONOGRAM_ROOT, variant=v)
+]
 
 for _name, _reason in nonogram_pl.corpora(NB, NONOGRAM_ROOT)[1]:
     skip("nonogram_bench", _name, _reason)
@@ -42,7 +47,8 @@ wildcard_constraints:
 
 
 localrules:
-    nonogram_bench_tables,
+    nonogram_bench_summary,
+    nonogram_bench_heaviest,
     nonogram_bench_reference_table,
     nonogram_bench_scorecard,
     nonogram_ablation_tables,
@@ -53,6 +59,8 @@ rule nonogram_generate:
         "results/{nonogram_exp}/corpus/{nonogram_corpus}.nonpack",
     log:
         "results/logs/{nonogram_exp}/generate_{nonogram_corpus}.log",
+    benchmark:
+        "results/benchmarks/{nonogram_exp}/nonogram_generate/{nonogram_corpus}.tsv"
     conda:
         ENV
     threads: threads_for("nonogram_generate")
@@ -75,6 +83,8 @@ rule nonogram_bench_solve:
         timing="results/nonogram_bench/solve/{nonogram_corpus}.{nonogram_chunk}.timing.csv",
     log:
         "results/logs/nonogram_bench/solve_{nonogram_corpus}.{nonogram_chunk}.log",
+    benchmark:
+        "results/benchmarks/nonogram_bench/nonogram_bench_solve/{nonogram_corpus}.{nonogram_chunk}.tsv"
     conda:
         ENV
     threads: threads_for("nonogram_bench_solve")
@@ -101,6 +111,8 @@ rule nonogram_bench_reference:
         "results/nonogram_bench/reference/{nonogram_corpus}.{nonogram_chunk}.timing.csv",
     log:
         "results/logs/nonogram_bench/reference_{nonogram_corpus}.{nonogram_chunk}.log",
+    benchmark:
+        "results/benchmarks/nonogram_bench/nonogram_bench_reference/{nonogram_corpus}.{nonogram_chunk}.tsv"
     conda:
         ENV
     threads: threads_for("nonogram_bench_reference")
@@ -120,39 +132,59 @@ rule nonogram_bench_reference:
         " --corpus {wildcards.nonogram_corpus} --out {output} > {log} 2>&1"
 
 
-rule nonogram_bench_tables:
+rule nonogram_bench_summary:
     input:
         results=NB_SOLVE,
         timings=[nonogram_pl.timing_file(f) for f in NB_SOLVE],
     output:
-        summary_csv="results/nonogram_bench/summary.timing.csv",
-        summary_html=report(
+        csv="results/nonogram_bench/summary.timing.csv",
+        html=report(
             "results/nonogram_bench/summary.timing.html",
             category="Nonograms",
             subcategory="nonogram_bench",
+            labels={"table": "per corpus: statuses and times"},
             caption="../report/nonogram/bench_summary.rst",
-        ),
-        heaviest_csv="results/nonogram_bench/heaviest.timing.csv",
-        heaviest_html=report(
-            "results/nonogram_bench/heaviest.timing.html",
-            category="Nonograms",
-            subcategory="nonogram_bench",
-            caption="../report/nonogram/bench_heaviest.rst",
         ),
         svg=report(
             "results/nonogram_bench/times.timing.svg",
             category="Nonograms",
             subcategory="nonogram_bench",
+            labels={"figure": "solve times per corpus"},
             caption="../report/nonogram/bench_times.rst",
         ),
     log:
-        "results/logs/nonogram_bench/tables.log",
+        "results/logs/nonogram_bench/summary.log",
+    benchmark:
+        "results/benchmarks/nonogram_bench/nonogram_bench_summary/all.tsv"
     conda:
         ENV
     shell:
-        "puzzlelab nonogram report bench --results {input.results} --timings {input.timings}"
-        " --summary {output.summary_csv} {output.summary_html}"
-        " --heaviest {output.heaviest_csv} {output.heaviest_html} --svg {output.svg} > {log} 2>&1"
+        "puzzlelab nonogram report summary {input.results}"
+        " --csv {output.csv} --html {output.html} --svg {output.svg} > {log} 2>&1"
+
+
+rule nonogram_bench_heaviest:
+    input:
+        results=NB_SOLVE,
+        timings=[nonogram_pl.timing_file(f) for f in NB_SOLVE],
+    output:
+        csv="results/nonogram_bench/heaviest.timing.csv",
+        html=report(
+            "results/nonogram_bench/heaviest.timing.html",
+            category="Nonograms",
+            subcategory="nonogram_bench",
+            labels={"table": "the heaviest puzzles of each corpus"},
+            caption="../report/nonogram/bench_heaviest.rst",
+        ),
+    log:
+        "results/logs/nonogram_bench/heaviest.log",
+    benchmark:
+        "results/benchmarks/nonogram_bench/nonogram_bench_heaviest/all.tsv"
+    conda:
+        ENV
+    shell:
+        "puzzlelab nonogram report heaviest {input.results}"
+        " --csv {output.csv} --html {output.html} > {log} 2>&1"
 
 
 rule nonogram_bench_reference_table:
@@ -166,18 +198,21 @@ rule nonogram_bench_reference_table:
             "results/nonogram_bench/reference.timing.html",
             category="Nonograms",
             subcategory="nonogram_bench",
+            labels={"table": "ours beside pbnsolve"},
             caption="../report/nonogram/bench_reference.rst",
         ),
     log:
         "results/logs/nonogram_bench/reference_table.log",
+    benchmark:
+        "results/benchmarks/nonogram_bench/nonogram_bench_reference_table/all.tsv"
     conda:
         ENV
     params:
         why=NB_REF_WHY,
     shell:
-        "puzzlelab nonogram report reference --results {input.results} --timings {input.timings}"
-        " --reference {input.reference} --solver pbnsolve --unavailable={params.why:q}"
-        " --table {output.csv} {output.html} > {log} 2>&1"
+        "puzzlelab nonogram report reference {input.results} --reference {input.reference}"
+        " --solver pbnsolve --unavailable={params.why:q}"
+        " --csv {output.csv} --html {output.html} > {log} 2>&1"
 
 
 rule nonogram_bench_scorecard:
@@ -186,7 +221,8 @@ rule nonogram_bench_scorecard:
         timings=[nonogram_pl.timing_file(f) for f in NB_SOLVE],
         reference=NB_REF,
     output:
-        "results/nonogram_bench/scorecard.csv",
+        csv="results/nonogram_bench/scorecard.csv",
+        html="results/nonogram_bench/scorecard.html",
     log:
         "results/logs/nonogram_bench/scorecard.log",
     benchmark:
@@ -197,15 +233,15 @@ rule nonogram_bench_scorecard:
         why=NB_REF_WHY,
         links=" ".join(
             [
-                rules.nonogram_bench_tables.output.summary_html,
-                rules.nonogram_bench_tables.output.heaviest_html,
+                rules.nonogram_bench_summary.output.html,
+                rules.nonogram_bench_heaviest.output.html,
                 rules.nonogram_bench_reference_table.output.html,
             ]
         ),
     shell:
-        "puzzlelab nonogram report scorecard --results {input.results} --timings {input.timings}"
-        " --reference {input.reference} --solver pbnsolve --unavailable={params.why:q}"
-        " --links {params.links} --out {output} > {log} 2>&1"
+        "puzzlelab nonogram report scorecard {input.results} --reference {input.reference}"
+        " --solver pbnsolve --unavailable={params.why:q} --links {params.links}"
+        " --csv {output.csv} --html {output.html} > {log} 2>&1"
 
 
 rule nonogram_bench_gallery:
@@ -225,6 +261,8 @@ rule nonogram_bench_gallery:
         ),
     log:
         "results/logs/nonogram_bench/gallery_{nonogram_corpus}.log",
+    benchmark:
+        "results/benchmarks/nonogram_bench/nonogram_bench_gallery/{nonogram_corpus}.tsv"
     conda:
         ENV
     threads: threads_for("nonogram_bench_gallery")
@@ -237,9 +275,9 @@ rule nonogram_bench_gallery:
         ),
         n=NB.get("gallery", 4),
     shell:
-        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram report gallery --results {input.results}"
+        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram gallery {input.results}"
         " --paths {params.paths} --count {params.n} --title {wildcards.nonogram_corpus}"
-        " --out {output} > {log} 2>&1"
+        " --svg {output} > {log} 2>&1"
 
 
 rule nonogram_ablation_solve:
@@ -252,6 +290,8 @@ rule nonogram_ablation_solve:
         timing="results/nonogram_ablation/solve/{nonogram_variant}/{nonogram_corpus}.{nonogram_chunk}.timing.csv",
     log:
         "results/logs/nonogram_ablation/solve_{nonogram_variant}_{nonogram_corpus}.{nonogram_chunk}.log",
+    benchmark:
+        "results/benchmarks/nonogram_ablation/nonogram_ablation_solve/{nonogram_variant}/{nonogram_corpus}.{nonogram_chunk}.tsv"
     conda:
         ENV
     threads: threads_for("nonogram_ablation_solve")
@@ -274,57 +314,54 @@ rule nonogram_ablation_solve:
 
 rule nonogram_ablation_tables:
     input:
-        [
-            f
-            for v in NA_VARIANTS
-            for f in nonogram_pl.solve_files(
-                "nonogram_ablation", NA, NONOGRAM_ROOT, variant=v
-            )
-        ],
+        results=NA_RESULTS,
+        timings=[nonogram_pl.timing_file(f) for f in NA_RESULTS],
     output:
         csv="results/nonogram_ablation/speedups.timing.csv",
         html=report(
             "results/nonogram_ablation/speedups.timing.html",
             category="Nonograms",
             subcategory="nonogram_ablation",
+            labels={"table": "speed-up of each optimisation"},
             caption="../report/nonogram/ablation_table.rst",
         ),
         svg=report(
             "results/nonogram_ablation/speedups.timing.svg",
             category="Nonograms",
             subcategory="nonogram_ablation",
+            labels={"figure": "speed-up of each optimisation"},
             caption="../report/nonogram/ablation_plot.rst",
         ),
     log:
         "results/logs/nonogram_ablation/tables.log",
+    benchmark:
+        "results/benchmarks/nonogram_ablation/nonogram_ablation_tables/all.tsv"
     conda:
         ENV
-    params:
-        runs=lambda wc: nonogram_pl.ablation_runs(NA, NONOGRAM_ROOT, NA_VARIANTS),
     shell:
-        "puzzlelab nonogram report ablation --runs {params.runs}"
-        " --table {output.csv} {output.html} --svg {output.svg} > {log} 2>&1"
+        "puzzlelab nonogram report ablation {input.results}"
+        " --csv {output.csv} --html {output.html} --svg {output.svg} > {log} 2>&1"
 
 
 register_experiment(
     "nonogram_bench",
     "Nonograms",
     [
-        "results/nonogram_bench/summary.timing.html",
-        "results/nonogram_bench/heaviest.timing.html",
-        "results/nonogram_bench/times.timing.svg",
-        "results/nonogram_bench/reference.timing.html",
+        rules.nonogram_bench_summary.output.html,
+        rules.nonogram_bench_heaviest.output.html,
+        rules.nonogram_bench_summary.output.svg,
+        rules.nonogram_bench_reference_table.output.html,
     ]
-    + [f"results/nonogram_bench/gallery/{n}.svg" for n in NB_NAMES],
+    + expand(rules.nonogram_bench_gallery.output[0], nonogram_corpus=NB_NAMES),
 )
-register_scorecard("nonogram_bench", rules.nonogram_bench_scorecard.output[0])
+register_scorecard("nonogram_bench", rules.nonogram_bench_scorecard.output.csv)
 register_determinism("nonogram_bench", NB_SOLVE)
 register_experiment(
     "nonogram_ablation",
     "Nonograms",
     [
-        "results/nonogram_ablation/speedups.timing.html",
-        "results/nonogram_ablation/speedups.timing.svg",
+        rules.nonogram_ablation_tables.output.html,
+        rules.nonogram_ablation_tables.output.svg,
     ],
 )
 register_determinism(

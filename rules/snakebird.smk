@@ -7,6 +7,7 @@ from puzzlelab.snakebird.pipeline import (
     missing_corpus_levels as snakebird_missing_levels,
 )
 from puzzlelab.snakebird.pipeline import reference_jobs as snakebird_reference_jobs
+from puzzlelab.snakebird.pipeline import per_level as snakebird_per_level
 
 SB_CFG = config["snakebird_levels"]
 SB_JOBS = snakebird_level_jobs(SB_CFG, CORPORA, HAVE_CORPORA)
@@ -37,15 +38,40 @@ if any(k.startswith("corpus/") for k in SB_JOBS) and not SB_REFS:
 
 
 localrules:
+    snakebird_parse,
     snakebird_levels_table,
     snakebird_levels_time_table,
     snakebird_layers_table,
     snakebird_solutions_table,
 
 
-rule snakebird_solve:
+rule snakebird_parse:
     input:
         level=lambda wc: SB_JOBS[f"{wc.sbset}/{wc.sblevel}"],
+    output:
+        instance="results/snakebird_levels/levels/{sbset}/{sblevel}.txt",
+        unreadable="results/snakebird_levels/levels/{sbset}/{sblevel}.unreadable.csv",
+    log:
+        "results/logs/snakebird_levels/parse/{sbset}/{sblevel}.log",
+    benchmark:
+        "results/benchmarks/snakebird_levels/snakebird_parse/{sbset}/{sblevel}.tsv"
+    wildcard_constraints:
+        sbset="project|corpus",
+        sblevel=r"[A-Za-z0-9_-]+",
+    conda:
+        ENV
+    threads: threads_for("snakebird_parse")
+    resources:
+        mem_mb=mem_mb_for("snakebird_parse"),
+        runtime=runtime_for("snakebird_parse"),
+    shell:
+        "puzzlelab snakebird parse {input.level:q} --out {output.instance}"
+        " --unreadable {output.unreadable} > /dev/null 2> {log}"
+
+
+rule snakebird_solve:
+    input:
+        level=rules.snakebird_parse.output.instance,
     output:
         json="results/snakebird_levels/runs/{sbset}/{sblevel}.json",
         timing="results/snakebird_levels/runs/{sbset}/{sblevel}.timing.json",
@@ -66,14 +92,16 @@ rule snakebird_solve:
         budget=SB_CFG["memory_budget"],
         workdir="results/snakebird_levels/spill",
     shell:
-        "NUMBA_NUM_THREADS={threads} puzzlelab snakebird solve {input.level:q}"
+        "NUMBA_NUM_THREADS={threads} puzzlelab snakebird solve {input.level:q} --unreadable-ok"
         " --memory-budget {params.budget} --workdir {params.workdir}"
         " --out {output.json} --timing {output.timing} 2> {log}"
 
 
 rule snakebird_reference:
     input:
-        level=lambda wc: SB_JOBS[f"corpus/{wc.sblevel}"],
+        level=lambda wc: expand(
+            rules.snakebird_parse.output.instance, sbset="corpus", sblevel=wc.sblevel
+        ),
     output:
         json="results/snakebird_levels/reference/{sblevel}.json",
         timing="results/snakebird_levels/reference/{sblevel}.timing.json",
@@ -92,7 +120,7 @@ rule snakebird_reference:
     params:
         binary=SB_REF_PREFIX,
     shell:
-        "puzzlelab snakebird reference {input.level:q} --binary {params.binary:q}"
+        "puzzlelab snakebird reference {input.level:q} --binary {params.binary:q} --unreadable-ok"
         " --out {output.json} --timing {output.timing} 2> {log}"
 
 
@@ -259,6 +287,10 @@ register_experiment(
 )
 register_scorecard("snakebird_levels", rules.snakebird_levels_table.output.scorecard)
 register_determinism("snakebird_levels", SB_RUNS + SB_REF_RUNS)
+register_unreadable(
+    "snakebird_levels",
+    snakebird_per_level(rules.snakebird_parse.output.unreadable, SB_JOBS),
+)
 
 
 rule snakebird_levels:

@@ -180,12 +180,30 @@ def test_dry_run_jobs_and_their_price(tmp_path):
     assert [(j.rule, j.threads, j.experiment, j.key, j.scale) for j in jobs] == [
         ("mk", 2, "exp", "results/benchmarks/exp/mk/1.tsv", 1024.0),
         ("table", 1, "exp", "results/exp/t.csv", 1.0)]
-    table = pd.DataFrame([["full", "mk", "exp", "results/benchmarks/exp/mk/1.tsv", 2, 1024, 100.0, 60.0, 500.0,
+    table = pd.DataFrame([["full", "mk", "exp", "results/benchmarks/exp/mk/1.tsv", "", 2, 1024, 100.0, 60.0, 500.0,
                            1.0]], columns=cost.COST_COLUMNS)
     assert cost.Pricer(table, "full").price(jobs[0]).source == "measured"
     other = cost.Pricer(table, "quick").price(jobs[0])
     assert other.source == "rule" and other.cpu_s == pytest.approx(100.0)
     assert cost.Pricer(table, "full").price(jobs[1]).source == "default"
+    # the same command line measured under another config is a measurement of this job
+    table.loc[0, ["label", "job", "command"]] = ["quick", "elsewhere.tsv", jobs[0].command]
+    assert cost.Pricer(table, "full").price(jobs[0]).source == "measured"
+
+
+def test_size_flags_count_ranges_and_lists():
+    assert cost.size_scale("x --seeds 64-71 --width 16384") == 8 * 16384
+    assert cost.size_scale("x --seeds 0,1,5-6 --node-limit 1000") == 4
+    assert cost.size_scale("x --seed 3 --memory-budget 2G") == 1
+    assert cost.size_scale("x --count 12 --limit 3") == 36
+
+
+def test_a_job_is_scaled_from_the_measurement_nearest_in_size():
+    # start-up 1 s (the cheapest job); work above it linear in the size, from the nearest size
+    seen = [(1.0, 1.0, 100.0, 0.0, 1.0), (11.0, 11.0, 100.0, 0.0, 100.0), (101.0, 101.0, 300.0, 0.0, 1000.0)]
+    assert cost.scaled(seen, 2000.0)[0] == pytest.approx(1 + 100 * 2)
+    assert cost.scaled(seen, 200.0)[0] == pytest.approx(1 + 10 * 2)
+    assert cost.scaled(seen, 1000.0)[2] == 300.0
 
 
 def test_makespan_packs_jobs_on_cores():

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
+import pytest
 
 from puzzlelab.lab.scorecard import COLUMNS, VERDICTS
 from puzzlelab.nonogram.scorecard import bench_scorecard
@@ -29,7 +32,7 @@ def reference_file(tmp_path, rows):
 
 def scorecard(tmp_path, results, timings, references, unavailable=""):
     out = tmp_path / "scorecard.csv"
-    bench_scorecard(results, timings, references, "pbnsolve", unavailable, LINKS, str(out))
+    bench_scorecard(results, references, "pbnsolve", unavailable, LINKS, str(out), str(tmp_path / "scorecard.html"))
     df = pd.read_csv(out, keep_default_na=False, dtype=str)
     assert list(df.columns) == COLUMNS
     assert set(df["seed"]) == {"002"} and set(df["verdict"]) <= set(VERDICTS)
@@ -100,9 +103,10 @@ def test_rows_say_not_run_here_without_corpora_or_peer(tmp_path):
 def test_cli_writes_the_rows(tmp_path, run_cli):
     results, timings = bench_files(tmp_path, OURS)
     out = tmp_path / "sc.csv"
-    code, _, err = run_cli("nonogram", "report", "scorecard", "--results", *results, "--timings", *timings,
-                           "--reference", "--links", "s.html", "h.html", "r.html", "--out", str(out))
+    code, _, err = run_cli("nonogram", "report", "scorecard", *results, "--reference", "--links", "s.html", "h.html",
+                           "r.html", "--csv", out, "--html", tmp_path / "sc.html")
     assert code == 0, err
+    assert "h.html" in (tmp_path / "sc.html").read_text()
     df = pd.read_csv(out, keep_default_na=False, dtype=str)
     assert len(df) >= 4 and set(df["link"]) == {"s.html", "h.html", "r.html"}
     peer = df[df["figure"].str.contains("pbnsolve")]
@@ -117,11 +121,34 @@ def test_report_bench_writes_tables_and_the_svg_figure(tmp_path, run_cli):
     pd.DataFrame([{"corpus": "c", "name": f"p{i}", "time_s": t, "cpu_s": t} for i, t in enumerate([0.001, 0.003, 1.0])]
                  ).to_csv(tim, index=False)
     out = {k: tmp_path / k for k in ("s.csv", "s.html", "h.csv", "h.html", "t.svg")}
-    code, _, err = run_cli("nonogram", "report", "bench", "--results", res, "--timings", tim,
-                           "--summary", out["s.csv"], out["s.html"], "--heaviest", out["h.csv"], out["h.html"],
+    code, _, err = run_cli("nonogram", "report", "summary", res, "--csv", out["s.csv"], "--html", out["s.html"],
                            "--svg", out["t.svg"])
+    assert code == 0, err
+    assert "3 puzzles in 1 corpus." in out["s.html"].read_text()
+    code, _, err = run_cli("nonogram", "report", "heaviest", res, "--csv", out["h.csv"], "--html", out["h.html"])
     assert code == 0, err
     row = pd.read_csv(out["s.csv"]).iloc[0]
     assert (row["puzzles"], row["solved"], row["unique"], row["multiple"], row["timeout"]) == (3, 2, 1, 1, 1)
     assert list(pd.read_csv(out["h.csv"])["name"]) == ["p2", "p1", "p0"]
     assert out["t.svg"].read_text().startswith("<?xml") and "<svg" in out["t.svg"].read_text()
+
+
+def test_report_needs_the_timing_file_beside_each_run(tmp_path, run_cli):
+    (results, _) = bench_files(tmp_path, [("c", "p", "unique", 0.001)])
+    Path(results[0].replace(".csv", ".timing.csv")).unlink()
+    code, _, err = run_cli("nonogram", "report", "summary", *results, "--csv", tmp_path / "a.csv",
+                           "--html", tmp_path / "a.html")
+    assert code == 2 and err.strip().endswith("(expected 'bench.timing.csv')".replace("bench", str(tmp_path / "bench")))
+
+
+def test_ablation_reads_the_variant_from_the_folder(tmp_path, run_cli):
+    runs = []
+    for variant, t in (("base", 0.01), ("naive", 0.04)):
+        folder = tmp_path / variant
+        folder.mkdir()
+        runs += bench_files(folder, [("c", "p1", "unique", t), ("c", "p2", "unique", t)])[0]
+    code, _, err = run_cli("nonogram", "report", "ablation", *runs, "--csv", tmp_path / "ab.csv",
+                           "--html", tmp_path / "ab.html", "--svg", tmp_path / "ab.svg")
+    assert code == 0, err
+    row = pd.read_csv(tmp_path / "ab.csv").iloc[0]
+    assert row["speed-up (total)"] == pytest.approx(4.0) and row["n"] == 2

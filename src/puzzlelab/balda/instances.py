@@ -5,19 +5,15 @@ and a `path,line,reason` row instead, so one malformed corpus file does not stop
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 
 import numpy as np
 
-from ..lab.atomic import atomic_write
+from ..lab import unreadable as unreadable_list
 from ..lab.errors import InputError
 from .alphabet import alphabet
 from .dictionary import Dictionary, length_distribution, read_word_list, write_word_list
 from .trie import forward_trie, separator_trie
-
-UNREADABLE_COLUMNS = ["path", "line", "reason"]
 
 
 def trie_sizes(dictionary: Dictionary) -> dict:
@@ -42,15 +38,6 @@ def parse_word_list(path: str | os.PathLike, name: str, label: str, lang: str | 
     return wl.words, record
 
 
-def unreadable_rows(err: InputError, label: str) -> str:
-    """The `path,line,reason` CSV of one unreadable list (the path as the configuration names it)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(UNREADABLE_COLUMNS)
-    writer.writerow([label, "" if err.line is None else err.line, err.message])
-    return out.getvalue()
-
-
 def parse(path: str | os.PathLike, name: str, label: str | None, words_out: str, lang: str | None = None,
           unreadable: str | None = None) -> dict:
     """Write the canonical list to `words_out` and return its record. With `unreadable`, a list that
@@ -62,10 +49,10 @@ def parse(path: str | os.PathLike, name: str, label: str | None, words_out: str,
         if unreadable is None:
             raise
         write_word_list(words_out, [])
-        atomic_write(unreadable, unreadable_rows(err, label))
+        unreadable_list.write(unreadable, err, label)
         return {"name": name, "source": label, "unreadable": {"line": err.line, "reason": err.message}}
     write_word_list(words_out, words)
     record["words_file"] = str(words_out)
     if unreadable is not None:
-        atomic_write(unreadable, ",".join(UNREADABLE_COLUMNS) + "\n")
+        unreadable_list.write(unreadable)
     return record

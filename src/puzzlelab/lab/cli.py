@@ -353,9 +353,9 @@ def _unreadable_table(args) -> int:
     import pandas as pd
 
     from .tables import write_table
+    from .unreadable import COLUMNS as columns
 
     frames = [pd.read_csv(f, keep_default_na=False, dtype=str) for f in args.lists]
-    columns = ["path", "line", "reason"]
     df = pd.concat([f[columns] for f in frames], ignore_index=True) if frames else pd.DataFrame(columns=columns)
     note = ("Every input file was read." if df.empty else
             f"{len(df)} input files could not be read; the experiments ran without them.")

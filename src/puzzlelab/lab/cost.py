@@ -1,14 +1,17 @@
 """What a run costs: the job list of a dry run, each job's cost from a committed table, a schedule.
 
 `plan` speaks before a run: jobs, CPU-hours, wall time on N cores, peak memory and disk per
-experiment, estimated from `reference/costs.csv` — one row per job measured here (Snakemake's
-`benchmark:` file of the job, and the size of its outputs). A job measured under the same config
-label is priced at its measured cost; a job of a known rule at the median cost of that rule's
-jobs, scaled by the size flags of its command line; anything else at `DEFAULT_CPU_S`.
+experiment, estimated from `reference/*/costs.csv` — one row per job measured here (Snakemake's
+`benchmark:` file of the job, and the size of its outputs). A job whose command line was measured
+is priced at its measured cost (whatever config ran it); another job of a measured rule from the
+rule's measurement nearest in size (the size flags of its command line: seeds, widths, puzzles,
+repetitions), its work scaled linearly above the rule's start-up cost; anything else at
+`DEFAULT_CPU_S`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import math
 import re
@@ -24,10 +27,14 @@ from .errors import InputError
 
 DEFAULT_CPU_S = 60.0
 DEFAULT_RSS_MB = 300.0
-COST_COLUMNS = ["label", "rule", "experiment", "job", "threads", "scale", "cpu_s", "wall_s", "max_rss_mb",
-                "disk_mb"]
+COST_COLUMNS = ["label", "rule", "experiment", "job", "command", "threads", "scale", "cpu_s", "wall_s",
+                "max_rss_mb", "disk_mb"]
 # Flags whose values multiply a job's work roughly linearly (puzzles, seeds, widths, repetitions).
+# A value `A-B` counts B-A+1 items (a seed range), `A,B,C` counts its items. Node and work limits
+# are bounds most jobs never reach: they do not scale a price (a job that runs to its limit is
+# priced by its own measurement once it has run here).
 SIZE_FLAGS = ("--count", "--limit", "--seeds", "--width", "--repeats", "--reps", "--games", "--samples")
+_FLAG_VALUE = r"[ =](\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*)(?![\w.-])"
 
 
 @dataclass
@@ -57,13 +64,33 @@ class Job:
     def scale(self) -> float:
         return size_scale(self.shell)
 
+    @property
+    def command(self) -> str:
+        """What identifies the job's work: a digest of its command line."""
+        return command_digest(self.shell)
+
+
+def command_digest(shell: str) -> str:
+    return hashlib.sha256(shell.strip().encode()).hexdigest()[:16] if shell.strip() else ""
+
+
+def _flag_size(value: str) -> int:
+    """A flag value's size: a number, or the count of items of a list of numbers and ranges A-B."""
+    if "," not in value and "-" not in value:
+        return max(1, int(value))
+    total = 0
+    for part in value.split(","):
+        lo, _, hi = part.partition("-")
+        total += int(hi) - int(lo) + 1 if hi else 1
+    return max(1, total)
+
 
 def size_scale(shell: str) -> float:
-    """Product of the values of the size flags on a command line (1 when there are none)."""
+    """Product of the sizes of the size flags on a command line (1 when there are none)."""
     scale = 1.0
     for flag in SIZE_FLAGS:
-        for m in re.finditer(rf"{re.escape(flag)}[ =](\d+)", shell):
-            scale *= max(1, int(m.group(1)))
+        for m in re.finditer(re.escape(flag) + _FLAG_VALUE, shell):
+            scale *= _flag_size(m.group(1))
     return scale
 
 
@@ -153,7 +180,7 @@ def measure(jobs: list[Job], label: str) -> pd.DataFrame:
         if bench is None:
             continue
         cpu = bench["cpu_s"] if not math.isnan(bench["cpu_s"]) else bench["wall_s"]
-        rows.append([label, job.rule, job.experiment, job.key, job.threads, job.scale, round(cpu, 2),
+        rows.append([label, job.rule, job.experiment, job.key, job.command, job.threads, job.scale, round(cpu, 2),
                      round(bench["wall_s"], 2), round(bench["max_rss_mb"], 1), round(disk_mb(job.outputs), 3)])
     return pd.DataFrame(rows, columns=COST_COLUMNS)
 
@@ -162,7 +189,11 @@ def load_table(path: str | Path) -> pd.DataFrame:
     p = Path(path)
     if not p.is_file():
         return pd.DataFrame(columns=COST_COLUMNS)
-    return pd.read_csv(p, keep_default_na=False)
+    table = pd.read_csv(p, keep_default_na=False, dtype={"command": str})
+    for column in COST_COLUMNS:
+        if column not in table:
+            table[column] = ""
+    return table[COST_COLUMNS]
 
 
 def merge_tables(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
@@ -186,30 +217,42 @@ class Estimate:
 
 
 class Pricer:
-    """Prices jobs from a cost table."""
+    """Prices jobs from a cost table (see the module docstring for the order of preference)."""
 
     def __init__(self, table: pd.DataFrame, label: str):
         self.label = label
-        self.exact = {}
+        self.exact: dict[tuple, tuple] = {}
+        self.by_command: dict[tuple, tuple] = {}
         self.by_rule: dict[str, list] = {}
         for r in table.itertuples(index=False):
             entry = (float(r.cpu_s), float(r.wall_s), float(r.max_rss_mb), float(r.disk_mb), float(r.scale or 1))
             if str(r.label) == label:
                 self.exact[(r.rule, r.job)] = entry
+            if str(r.command):
+                self.by_command[(r.rule, str(r.command))] = entry
             self.by_rule.setdefault(r.rule, []).append(entry)
 
     def price(self, job: Job) -> Estimate:
-        hit = self.exact.get((job.rule, job.key))
+        hit = self.by_command.get((job.rule, job.command)) or self.exact.get((job.rule, job.key))
         if hit:
             return Estimate(*hit[:4], "measured")
         seen = self.by_rule.get(job.rule)
         if seen:
-            per_unit = statistics.median(e[0] / e[4] for e in seen)
-            wall_ratio = statistics.median(e[1] / e[0] if e[0] > 0 else 1.0 for e in seen)
-            cpu = per_unit * job.scale
-            return Estimate(cpu, cpu * wall_ratio, max(e[2] for e in seen), statistics.median(e[3] for e in seen),
-                            "rule")
+            return Estimate(*scaled(seen, job.scale), "rule")
         return Estimate(DEFAULT_CPU_S, DEFAULT_CPU_S, DEFAULT_RSS_MB, 0.0, "default")
+
+
+def scaled(seen: list[tuple], scale: float) -> tuple[float, float, float, float]:
+    """A job of size `scale` priced from the rule's measurements nearest in size: the work above
+    the rule's start-up (its cheapest job) grows linearly with the size."""
+    start_up = min(e[0] for e in seen)
+    distance = {e[4]: abs(math.log(max(scale, 1e-9) / max(e[4], 1e-9))) for e in seen}
+    nearest = min(distance.values())
+    near = [e for e in seen if distance[e[4]] == nearest]
+    ratio = scale / near[0][4]
+    cpu = start_up + statistics.median(max(0.0, e[0] - start_up) for e in near) * ratio
+    wall_ratio = statistics.median(e[1] / e[0] if e[0] > 0 else 1.0 for e in near)
+    return cpu, cpu * wall_ratio, max(e[2] for e in near), statistics.median(e[3] for e in near) * ratio
 
 
 def makespan(jobs: list[tuple[float, int]], cores: int) -> float:

@@ -29,6 +29,7 @@ def rerun(snakefile: Path, configfile: Path, scratch: Path, targets: list[str], 
     for shared in ("data",):
         if (repo / shared).exists():
             os.symlink(repo / shared, scratch / shared)
+    link_corpora(configfile, scratch)
     cmd = [
         sys.executable, "-m", "snakemake", *targets, "--snakefile", str(Path(snakefile).resolve()),
         "--directory", str(scratch), "--cores", str(cores), "--nolock", "--quiet", "all",
@@ -37,6 +38,27 @@ def rerun(snakefile: Path, configfile: Path, scratch: Path, targets: list[str], 
     print("re-running:", " ".join(cmd), file=log, flush=True)
     done = subprocess.run(cmd, stdout=log, stderr=log)
     return done.returncode
+
+
+def link_corpora(configfile: Path, scratch: Path) -> None:
+    """Make a relative `corpora_dir` name the same folder from `scratch` as from here, so that the
+    re-run's command lines (and artifacts recording a corpus path) read exactly as the first run's."""
+    import yaml
+
+    try:
+        value = (yaml.safe_load(Path(configfile).read_text(encoding="utf-8")) or {}).get("corpora_dir")
+    except (OSError, yaml.YAMLError, AttributeError):
+        return
+    if not isinstance(value, str) or Path(value).is_absolute() or not Path(value).exists():
+        return
+    link = Path(os.path.normpath(scratch / value))
+    if link.exists() or link.is_symlink():
+        return
+    link.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.symlink(Path(value).resolve(), link)
+    except FileExistsError:  # a determinism job of another experiment made it first
+        pass
 
 
 def compare(targets: list[str], scratch: Path) -> list[dict]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -21,6 +22,18 @@ def evenly_spaced(items: Sequence[T], n: int) -> list[T]:
     if n == 1:
         return [items[0]]
     return [items[round(i * (len(items) - 1) / (n - 1))] for i in range(n)]
+
+
+def corpora_folder(value: str, repo: Path) -> Path:
+    """The shared corpora folder as rules name it: an absolute `corpora_dir` as given, a relative one
+    kept relative to the working directory (normally the repository root), so that no machine's
+    absolute path reaches a command line or an artifact."""
+    path = Path(value)
+    if path.is_absolute():
+        return path
+    if Path.cwd().resolve() != Path(repo).resolve() and not path.exists():
+        return Path(repo) / path  # a run in another folder (e.g. `--directory`) without the link
+    return Path(os.path.normpath(value))
 
 
 def resource_for(config: dict, rule_name: str, key: str):

@@ -1,4 +1,4 @@
-"""`puzzlelab nonogram ...`: solve, bench, generate, convert, reference timing and report helpers."""
+"""`puzzlelab nonogram ...`: solve, bench, generate, convert, reference timing, report tables and a gallery."""
 
 from __future__ import annotations
 
@@ -8,12 +8,22 @@ import sys
 from ..lab.cli_support import (
     add_memory_budget_arg,
     add_output_args,
+    add_report_command,
     add_timeout_arg,
     add_work_limit_arg,
     positive_float,
     positive_int,
 )
 from ..lab.errors import InputError, quote
+
+REPORT_TABLES = {  # the tables of nonogram.report, described here so `--help` imports no pandas
+    "summary": "per corpus: puzzles, statuses, solve times (--svg: the time distribution of each corpus)",
+    "heaviest": "the 10 heaviest puzzles of each corpus",
+    "reference": "our CPU times beside the reference solver's, per corpus (--reference, --solver, --unavailable)",
+    "ablation": "speed-up of each optimisation; RUNS are the variants' bench CSVs, each in a folder named after "
+                "its variant: base, naive, sweep, no-probing, no-cache (--svg: the speed-ups)",
+    "scorecard": "seed 002's figures beside ours and the reference solver's (--reference, --links)",
+}
 
 
 def _solver_args(p: argparse.ArgumentParser, timeout_default: float | None = None) -> None:
@@ -81,7 +91,7 @@ def register(parser: argparse.ArgumentParser) -> None:
                    help="noise: independent cells; blocks: coarse squares (picture-like)")
     p.add_argument("--scale", type=positive_int, default=4, help="square size for --style blocks (default 4)")
     p.add_argument("--count", type=positive_int, default=10)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=0, help="random seed: the same seed gives the same bytes (default 0)")
     p.add_argument("--out", required=True, metavar="FILE.nonpack")
     p.set_defaults(handler=_generate)
 
@@ -103,45 +113,26 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--format")
     p.set_defaults(handler=_reference)
 
-    p = sub.add_parser("report", help="pipeline: tables and plots from bench/ablation/reference CSVs")
-    rsub = p.add_subparsers(dest="what", metavar="WHAT", required=True)
-    r = rsub.add_parser("bench", help="per-corpus summary, heaviest puzzles, time distribution")
-    r.add_argument("--results", nargs="+", required=True, metavar="CSV", help="bench CSVs (artifact)")
-    r.add_argument("--timings", nargs="+", required=True, metavar="CSV", help="their timing CSVs, same order")
-    r.add_argument("--summary", nargs=2, required=True, metavar=("CSV", "HTML"))
-    r.add_argument("--heaviest", nargs=2, required=True, metavar=("CSV", "HTML"))
-    r.add_argument("--svg", required=True, metavar="FILE", help="the figure (SVG)")
-    r.set_defaults(handler=_report_bench)
-    r = rsub.add_parser("reference", help="our times beside the reference solver's, per corpus")
-    r.add_argument("--results", nargs="*", default=[], metavar="CSV")
-    r.add_argument("--timings", nargs="*", default=[], metavar="CSV")
-    r.add_argument("--reference", nargs="*", default=[], metavar="CSV")
-    r.add_argument("--solver", default="pbnsolve")
-    r.add_argument("--unavailable", default="", help="reason shown when the reference solver did not run")
-    r.add_argument("--table", nargs=2, required=True, metavar=("CSV", "HTML"))
-    r.set_defaults(handler=_report_reference)
-    r = rsub.add_parser("scorecard", help="the seed article's figures beside ours and the reference solver's")
-    r.add_argument("--results", nargs="*", default=[], metavar="CSV", help="bench CSVs (artifact)")
-    r.add_argument("--timings", nargs="*", default=[], metavar="CSV", help="their timing CSVs, same order")
-    r.add_argument("--reference", nargs="*", default=[], metavar="CSV", help="reference solver CSVs (may be none)")
-    r.add_argument("--solver", default="pbnsolve")
-    r.add_argument("--unavailable", default="", help="reason shown when the reference solver did not run")
-    r.add_argument("--links", nargs=3, required=True, metavar=("SUMMARY", "HEAVIEST", "REFERENCE"),
-                   help="the report items the rows point to")
-    r.add_argument("--out", required=True, metavar="CSV", help="scorecard rows (lab.scorecard columns)")
-    r.set_defaults(handler=_report_scorecard)
-    r = rsub.add_parser("ablation", help="speed-up ratios of each optimisation")
-    r.add_argument("--runs", nargs="+", required=True, metavar="VARIANT=RESULT.csv,TIMING.csv")
-    r.add_argument("--table", nargs=2, required=True, metavar=("CSV", "HTML"))
-    r.add_argument("--svg", required=True, metavar="FILE", help="the figure (SVG)")
-    r.set_defaults(handler=_report_ablation)
-    r = rsub.add_parser("gallery", help="draw a few solved puzzles of a corpus in their colours")
-    r.add_argument("--results", required=True, metavar="CSV", help="the corpus's bench CSV (picks solved puzzles)")
-    r.add_argument("--paths", nargs="+", required=True, metavar="PATH", help="the corpus's puzzle files/folders")
-    r.add_argument("--count", type=positive_int, default=4)
-    r.add_argument("--title", default="")
-    r.add_argument("--out", required=True, metavar="SVG")
-    r.set_defaults(handler=_report_gallery)
+    p = add_report_command(sub, REPORT_TABLES, _report,
+                           runs_help="bench CSVs (each one's .timing.csv is read beside it)")
+    p.add_argument("--reference", nargs="*", default=[], metavar="CSV",
+                   help="reference, scorecard: the reference solver's CSVs (none: it did not run)")
+    p.add_argument("--solver", default="pbnsolve", help="reference, scorecard: the reference solver's name")
+    p.add_argument("--unavailable", default="", metavar="WHY",
+                   help="reference, scorecard: why the reference solver did not run")
+    p.add_argument("--links", nargs=3, metavar=("SUMMARY", "HEAVIEST", "REFERENCE"),
+                   help="scorecard: the report items its rows point to")
+
+    p = sub.add_parser("gallery", help="draw a few solved puzzles of a corpus in their colours (SVG)",
+                       description="Pick up to --count solved puzzles from a bench CSV (unique ones first, larger "
+                                   "first), solve them again and draw them. Example: puzzlelab nonogram gallery "
+                                   "results/nonogram_bench/solve/webpbn.1.csv --paths PUZZLES --svg webpbn.svg")
+    p.add_argument("results", metavar="CSV", help="the corpus's bench CSV (picks solved puzzles)")
+    p.add_argument("--paths", nargs="+", required=True, metavar="PATH", help="the corpus's puzzle files/folders")
+    p.add_argument("--count", type=positive_int, default=4)
+    p.add_argument("--title", default="")
+    p.add_argument("--svg", required=True, metavar="FILE")
+    p.set_defaults(handler=_gallery)
 
 
 def _solve(args) -> int:
@@ -250,38 +241,28 @@ def _reference(args) -> int:
     return 0
 
 
-def _report_bench(args) -> int:
-    from . import report
+def _report(args) -> int:
+    from . import report, scorecard
 
-    report.bench_tables(args.results, args.timings, args.summary, args.heaviest, args.svg)
+    if args.table == "summary":
+        report.summary_table(args.runs, args.csv, args.html, args.svg)
+    elif args.table == "heaviest":
+        report.heaviest_table(args.runs, args.csv, args.html)
+    elif args.table == "reference":
+        report.reference_table(args.runs, args.reference, args.solver, args.unavailable, args.csv, args.html)
+    elif args.table == "ablation":
+        report.ablation_tables(args.runs, args.csv, args.html, args.svg)
+    else:
+        if not args.links:
+            raise InputError("report scorecard needs --links SUMMARY HEAVIEST REFERENCE (the items its rows point to)")
+        links = dict(zip(("summary", "heaviest", "reference"), args.links))
+        scorecard.bench_scorecard(args.runs, args.reference, args.solver, args.unavailable, links, args.csv,
+                                  args.html)
     return 0
 
 
-def _report_reference(args) -> int:
+def _gallery(args) -> int:
     from . import report
 
-    report.reference_table(args.results, args.timings, args.reference, args.solver, args.unavailable, args.table)
-    return 0
-
-
-def _report_scorecard(args) -> int:
-    from . import scorecard
-
-    links = dict(zip(("summary", "heaviest", "reference"), args.links))
-    scorecard.bench_scorecard(args.results, args.timings, args.reference, args.solver, args.unavailable, links,
-                              args.out)
-    return 0
-
-
-def _report_ablation(args) -> int:
-    from . import report
-
-    report.ablation_tables(args.runs, args.table, args.svg)
-    return 0
-
-
-def _report_gallery(args) -> int:
-    from . import report
-
-    report.gallery(args.results, args.paths, args.count, args.title, args.out)
+    report.gallery(args.results, args.paths, args.count, args.title, args.svg)
     return 0

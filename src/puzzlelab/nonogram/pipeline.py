@@ -118,15 +118,6 @@ def reference_options(section: dict, root: Path, name: str, chunk: int) -> str:
     return " ".join(parts)
 
 
-def ablation_runs(section: dict, root: Path, variants: list[str]) -> str:
-    """`VARIANT=RESULT.csv,TIMING.csv` arguments for `report ablation`, one per solve job."""
-    out = []
-    for v in variants:
-        for f in solve_files("nonogram_ablation", section, root, variant=v):
-            out.append(f"{v}={f},{timing_file(f)}")
-    return " ".join(out)
-
-
 def reference_files(section: dict, root: Path, names: list[str]) -> list[str]:
     """The reference solver's CSVs, one per bench solve job of the named corpora."""
     return [f"results/nonogram_bench/reference/{name}.{i}.timing.csv"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -14,12 +15,17 @@ from ..lab.tables import read_table, write_table
 DECIDED = ("unique", "multiple", "contradiction")
 
 
-def load_runs(results: list[str], timings: list[str]) -> pd.DataFrame:
-    """Bench artifact CSVs joined row by row with their timing CSVs."""
-    if len(results) != len(timings):
-        raise InputError(f"{len(results)} result files but {len(timings)} timing files")
+def load_runs(results: list[str]) -> pd.DataFrame:
+    """Bench artifact CSVs joined row by row with the timing CSV beside each one (`X.timing.csv`)."""
+    from .pipeline import timing_file
+
     frames = []
-    for res, tim in zip(results, timings):
+    for res in results:
+        if not str(res).endswith(".csv"):
+            raise InputError(f"a bench result must be a .csv file, got {quote(str(res))}")
+        tim = timing_file(str(res))
+        if not Path(tim).is_file():
+            raise InputError(f"no timing file beside {quote(str(res))} (expected {quote(tim)})")
         a, b = read_table(res), read_table(tim)
         if len(a) != len(b) or list(a["name"].astype(str)) != list(b["name"].astype(str)):
             raise InputError(f"timing file {tim} does not match {res} row by row")
@@ -79,16 +85,23 @@ def heaviest(df: pd.DataFrame, top: int = 10) -> pd.DataFrame:
                                        "time ms"])
 
 
-def bench_tables(results, timings, summary_out, heaviest_out, plot_out) -> None:
-    df = load_runs(results, timings)
-    s = corpus_summary(df)
-    total = len(df)
-    note = (f"{total} puzzles in {df['corpus'].nunique()} corpora. Times are wall-clock per puzzle inside one "
-            "process per corpus (array setup + search; parsing and numba compilation excluded). "
+def summary_table(results: list[str], csv: str, html: str, svg: str | None = None) -> None:
+    """Per corpus: puzzles, statuses and solve times; with `svg`, the time distribution per corpus."""
+    df = load_runs(results)
+    note = (f"{len(df)} puzzles in {plural(df['corpus'].nunique(), 'corpus', 'corpora')}. Times are wall-clock per "
+            "puzzle inside one process per corpus (array setup + search; parsing and numba compilation excluded). "
             "solved = unique + multiple (+ solved without a uniqueness check).")
-    write_table(s, summary_out[0], summary_out[1], title="Nonogram benchmark per corpus", note=note)
-    write_table(heaviest(df), heaviest_out[0], heaviest_out[1], title="The 10 heaviest puzzles of each corpus")
-    time_plot(df, plot_out)
+    write_table(corpus_summary(df), csv, html, title="Nonogram benchmark per corpus", note=note)
+    if svg:
+        time_plot(df, svg)
+
+
+def heaviest_table(results: list[str], csv: str, html: str) -> None:
+    write_table(heaviest(load_runs(results)), csv, html, title="The 10 heaviest puzzles of each corpus")
+
+
+def plural(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def time_plot(df: pd.DataFrame, path: str) -> None:
@@ -134,16 +147,17 @@ def load_reference(references: list[str]) -> pd.DataFrame:
     return ref
 
 
-def reference_table(results, timings, references, solver, unavailable, out) -> None:
+def reference_table(results: list[str], references: list[str], solver: str, unavailable: str, csv: str,
+                    html: str) -> None:
     cols = ["corpus", "puzzles", "ours decided", f"{solver} decided", "ours total CPU s", f"{solver} total CPU s",
             f"{solver} / ours (total)", "both decided", f"{solver} / ours (both decided)", "ours median ms",
             f"{solver} median ms", "ours wall s", f"{solver} wall s"]
     if not references:
         reason = unavailable or f"{solver} was not available"
-        write_table(pd.DataFrame([{"corpus": "—", "note": f"not available: {reason}"}]), out[0], out[1],
+        write_table(pd.DataFrame([{"corpus": "—", "note": f"not available: {reason}"}]), csv, html,
                     title=f"Reference solver {solver}: not available", note=reason)
         return
-    ours = load_runs(results, timings)
+    ours = load_runs(results)
     ref = load_reference(references)
     rows = []
     for corpus, r in ref.groupby("corpus", sort=True):
@@ -173,7 +187,7 @@ def reference_table(results, timings, references, solver, unavailable, out) -> N
             f"limit, so the 'both decided' ratio is the like-for-like one. A ratio above 1 means {solver} needed more "
             f"time than we did. Wall times include process start-up for {solver} (one process per puzzle) but not for "
             f"us (one process per corpus); on a shared machine CPU times are the stable measure.")
-    write_table(pd.DataFrame(rows, columns=cols), out[0], out[1], title=f"Our solver beside {solver}", note=note)
+    write_table(pd.DataFrame(rows, columns=cols), csv, html, title=f"Our solver beside {solver}", note=note)
 
 
 COMPARISONS = [
@@ -184,15 +198,13 @@ COMPARISONS = [
 ]
 
 
-def ablation_tables(runs: list[str], out, plot_out) -> None:
-    frames = {}
-    for spec in runs:
-        variant, _, files = spec.partition("=")
-        res, _, tim = files.partition(",")
-        if not variant or not res or not tim:
-            raise InputError(f"--runs {quote(spec)}: expected VARIANT=RESULT.csv,TIMING.csv")
-        frames.setdefault(variant, []).append((res, tim))
-    data = {v: load_runs([a for a, _ in f], [b for _, b in f]) for v, f in frames.items()}
+def ablation_tables(results: list[str], csv: str, html: str, svg: str | None = None) -> None:
+    """Speed-up of each optimisation: RUNS are bench CSVs of the variants, each in a folder named after its
+    variant (`base`, `naive`, `sweep`, `no-probing`, `no-cache`)."""
+    files: dict[str, list[str]] = {}
+    for res in results:
+        files.setdefault(Path(res).parent.name, []).append(res)
+    data = {v: load_runs(f) for v, f in files.items()}
     if "base" not in data:
         raise InputError("the ablation needs a `base` variant")
     base = data["base"]
@@ -223,9 +235,14 @@ def ablation_tables(runs: list[str], out, plot_out) -> None:
     df = pd.DataFrame(rows, columns=["optimisation", "puzzles", "n", "with it: total CPU s", "without it: total CPU s",
                                      "speed-up (total)", "speed-up (median per puzzle)", "timeouts with",
                                      "timeouts without", "note"])
-    write_table(df, out[0], out[1], title="Ablation: what each optimisation buys",
+    write_table(df, csv, html, title="Ablation: what each optimisation buys",
                 note="speed-up = CPU time without the optimisation / with it, on the same puzzles, in one process per "
                      "(variant, puzzle set). Everything else is the full solver.")
+    if svg:
+        ablation_plot(df, svg)
+
+
+def ablation_plot(df: pd.DataFrame, svg: str) -> None:
     fig, ax = plots.figure(width=8.0, height=4.2)
     if len(df):
         labels = [f"{r['optimisation'].split(' (')[0]}\n{r['puzzles']}" for _, r in df.iterrows()]
@@ -239,7 +256,7 @@ def ablation_tables(runs: list[str], out, plot_out) -> None:
                 ax.text(v, i, f" {v:.3g}x", va="center", fontsize=7)
     ax.set_xlabel("speed-up (CPU time without / with, log scale)")
     ax.set_title("Nonogram ablation")
-    plots.save(fig, plot_out)
+    plots.save(fig, svg)
 
 
 def gallery(results: str, paths: list[str], count: int, title: str, out: str) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..lab.scorecard import Row, verdict, write_rows
+from ..lab.atomic import atomic_write
+from ..lab.scorecard import Row, read_rows, to_html, verdict, write_rows
 from .report import DECIDED, load_reference, load_runs
 
 SEED = "002"
@@ -143,13 +144,14 @@ def peer_rows(ours: pd.DataFrame, ref: pd.DataFrame | None, solver: str, unavail
     return rows
 
 
-def bench_scorecard(results: list[str], timings: list[str], references: list[str], solver: str, unavailable: str,
-                    links: dict[str, str], out: str) -> None:
+def bench_scorecard(results: list[str], references: list[str], solver: str, unavailable: str,
+                    links: dict[str, str], csv: str, html: str) -> None:
     """Write seed 002's rows: Izaron's colour puzzles, the article's heaviest b/w ones, the survey, the peer."""
-    ours = load_runs(results, timings)
+    ours = load_runs(results)
     ref = load_reference(references) if references else None
     rows = (colour_rows(ours, links["summary"]) + named_puzzle_rows(ours, links["heaviest"])
             + [survey_row(ours, ref, solver, links["summary"])]
             + peer_rows(ours, ref, solver, unavailable, links["reference"]))
-    write_rows(rows, out)
+    write_rows(rows, csv)
+    atomic_write(html, to_html(read_rows([csv])))
 

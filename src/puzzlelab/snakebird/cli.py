@@ -1,4 +1,4 @@
-"""`puzzlelab snakebird show|replay|solve|reference|report`: draw, replay, solve a level; tabulate the runs.
+"""`puzzlelab snakebird show|replay|parse|solve|reference|report`: draw, replay, check, solve a level; tabulate.
 
 Kernels (numba) and the BFS engine are imported inside the handlers, so `--help` stays fast.
 """
@@ -55,6 +55,19 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_output_args(p)
     p.set_defaults(handler=_replay)
 
+    p = sub.add_parser("parse", help="check a level and write its canonical instance file (the pipeline's parse step)",
+                       description="Read and check LEVEL and write it to --out with LF line ends and no trailing "
+                                   "empty lines. With --unreadable CSV, a level that cannot be read is not an "
+                                   "error: --out gets a marked instance ('; unreadable: PATH:LINE: reason') and CSV "
+                                   "a path,line,reason row (a header alone when the level was read). Example: "
+                                   "puzzlelab snakebird parse data/snakebird/crate.txt --out crate.level.txt")
+    p.add_argument("level")
+    p.add_argument("--out", required=True, metavar="FILE", help="the canonical instance file")
+    p.add_argument("--unreadable", metavar="CSV", help="record an unreadable level here instead of failing")
+    p.add_argument("--label", metavar="NAME", help="the level's name in that record (default: LEVEL)")
+    p.add_argument("--json", action="store_true", help="print the level's summary as JSON")
+    p.set_defaults(handler=_parse)
+
     p = sub.add_parser("solve", help="find an optimal solution with the compressed BFS",
                        description="Breadth-first search over canonical packed states (snakes interchangeable, "
                                    "gadgets of identical shape interchangeable) with the compressed BFS engine; "
@@ -67,6 +80,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--codec", default=None, help="visited-run codec of the BFS engine (default: the engine's)")
     p.add_argument("--max-depth", type=_depth, default=None, metavar="D",
                    help=f"give up after this depth (0 to {MAX_DEPTH:,})")
+    _add_unreadable_ok(p)
     add_output_args(p)
     p.set_defaults(handler=_solve)
 
@@ -80,6 +94,7 @@ def register(parser: argparse.ArgumentParser) -> None:
                    help="executable prefix: PREFIX.07 for level07, PREFIX.star1 for levelstar1 "
                         "(a path or a name on PATH)")
     add_timeout_arg(p, help="give up after S wall-clock seconds")
+    _add_unreadable_ok(p)
     add_output_args(p)
     p.set_defaults(handler=_reference)
 
@@ -93,6 +108,37 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--times-link", metavar="PATH",
                    help="levels: the report item the time and memory rows point to (the levels-time table's "
                         "--html; default: --html)")
+
+
+def _add_unreadable_ok(p) -> None:
+    p.add_argument("--unreadable-ok", action="store_true",
+                   help="a level the parse step marked unreadable gives a record saying so (exit 0) instead of "
+                        "an error")
+
+
+def _unreadable_record(args) -> dict | None:
+    """With --unreadable-ok, the record of a level the parse step could not read (else None)."""
+    from pathlib import Path
+
+    from .instances import unreadable_reason
+
+    reason = unreadable_reason(args.level) if args.unreadable_ok else None
+    return None if reason is None else {"level": Path(args.level).stem, "unreadable": reason}
+
+
+def _parse(args) -> int:
+    import json
+
+    from .instances import parse
+
+    summary = parse(args.level, args.out, label=args.label, unreadable=args.unreadable)
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    elif "unreadable" in summary:
+        print(f"unreadable: {summary['unreadable']}")
+    else:
+        print(f"{summary['level']}: {summary['height']} x {summary['width']}, {summary['snakes']} snakes: {args.out}")
+    return 0
 
 
 def _domain(path):
@@ -162,6 +208,10 @@ def _solve(args) -> int:
     from ..lab.results import emit
     from .solve import solve
 
+    record = _unreadable_record(args)
+    if record is not None:
+        emit(record, as_json=args.json, out=args.out, timing=args.timing, text=f"unreadable: {record['unreadable']}")
+        return 0
     result = solve(args.level, memory_budget=args.memory_budget, workdir=args.workdir, codec=args.codec,
                    max_depth=args.max_depth)
     if result["solved"]:
@@ -181,6 +231,10 @@ def _reference(args) -> int:
     from .pipeline import reference_binary
     from .reference import run_reference
 
+    record = _unreadable_record(args)
+    if record is not None:
+        emit(record, as_json=args.json, out=args.out, timing=args.timing, text=f"unreadable: {record['unreadable']}")
+        return 0
     level = load_level(args.level)
     exe = reference_binary(args.binary, level.name)
     if exe is None:

@@ -137,6 +137,9 @@ def parse_level(text: str, path: str | Path = "<level>", name: str | None = None
             meta[key] = value.strip()
             meta_lines[key] = i + 1
         i += 1
+    if "unreadable" in meta:  # an instance file the parse step wrote for a level it could not read
+        raise InputError(f"the parse step could not read this level: {meta['unreadable']}", path,
+                         meta_lines["unreadable"])
     first = i
     rows = raw[first:]
     while rows and rows[-1].strip() == "":

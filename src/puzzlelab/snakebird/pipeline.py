@@ -57,3 +57,12 @@ def reference_jobs(jobs: dict[str, str], prefix: str) -> dict[str, str]:
             if exe:
                 out[name] = exe
     return out
+
+
+def per_level(pattern: str, jobs: dict[str, str]) -> list[str]:
+    """A rule's output pattern (`{sbset}`, `{sblevel}`) filled in for every level job, in key order."""
+    out = []
+    for key in sorted(jobs):
+        sbset, _, sblevel = key.partition("/")
+        out.append(pattern.format(sbset=sbset, sblevel=sblevel))
+    return out

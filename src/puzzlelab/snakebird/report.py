@@ -41,12 +41,16 @@ def collect(runs: list[str], references: list[str], public: dict[str, list[int]]
     refs = {}
     for p in references:
         rec = _read(p)
+        if "unreadable" in rec:  # the parse step's record (listed in the report's unreadable inputs)
+            continue
         rec.update(_timing_of(Path(p)))
         refs[rec["level"]] = rec
     rows, times, depth_rows, solutions = [], [], [], []
     for p in runs:
         path = Path(p)
         rec = _read(path)
+        if "unreadable" in rec:
+            continue
         rec.update(_timing_of(path))
         kind = path.parent.name
         name = rec["level"]

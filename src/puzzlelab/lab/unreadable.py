@@ -1,0 +1,45 @@
+"""The parse steps' record of inputs they could not read: a `path,line,reason` CSV per parsed input
+(a header alone when it was read), gathered into the report's "unreadable inputs" table, and the
+marker an unreadable instance file carries so that later steps can say so instead of failing."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from .atomic import atomic_write
+from .errors import InputError
+
+COLUMNS = ["path", "line", "reason"]
+MARKER = "unreadable: "  # an instance file whose first line is `<comment>unreadable: PATH:LINE: reason`
+
+
+def rows(err: InputError | None, label: str) -> str:
+    """The CSV text: the header, and one row for `err` (the path as the configuration names it)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    if err is not None:
+        writer.writerow([label, "" if err.line is None else err.line, err.message])
+    return out.getvalue()
+
+
+def write(path: str | Path, err: InputError | None = None, label: str = "") -> None:
+    atomic_write(path, rows(err, label))
+
+
+def describe(err: InputError, label: str) -> str:
+    """`LABEL:LINE: reason` of an unreadable input."""
+    return f"{label}:{err.line}: {err.message}" if err.line is not None else f"{label}: {err.message}"
+
+
+def marker_of(path: str | Path, comment: str) -> str | None:
+    """The reason recorded in an instance file the parse step marked unreadable, else None."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            first = f.readline()
+    except OSError:
+        return None
+    head = comment + MARKER
+    return first[len(head):].rstrip("\n") if first.startswith(head) else None
