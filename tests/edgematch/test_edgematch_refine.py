@@ -193,3 +193,15 @@ def test_scorecard_rows_judge_the_official_runs():
     assert refined.verdict == "beaten" and refined.ours.startswith("462 (beam 456 at W=16384")
     assert rows["eternity2.dev PALIMPSEST (start piece only)"].verdict == "missed"
     assert rows["best known board with all five clues"].verdict == "not run here"  # the generated board is not judged
+
+
+def test_scorecard_shows_narrow_beams_without_judging_them():
+    import pandas as pd
+
+    from puzzlelab.edgematch.refine.report import scorecard_rows
+
+    df = pd.DataFrame([{"instance": "official", "hints": "start", "width": 1024, "seed": 0, "beam score": 453,
+                        "refined score": 455, "nodes": 3 * 10**8, "cpu_time_s": 6.5}])
+    rows = scorecard_rows(df, "t.html")
+    assert rows[0].ours == "455 (beam 453 at W=1024, 3.0e+08 nodes, 6 CPU s; best of 1 board); W >= 4096 not run here"
+    assert all(r.verdict == "not run here" for r in rows)

@@ -20,6 +20,7 @@ PALIMPSEST = 463  # eternity2.dev's PALIMPSEST, start piece only
 RECORD_FIVE_CLUES = 464  # best known board with all five clues
 RECORD = 470  # best known board on the real puzzle (Blackwood 2021)
 GOAL = 465  # the engine's own goal: >= 465 within one CPU-hour per board
+JUDGED_WIDTH = 4096  # the article polished boards of its width table (4096..16384); narrower ones are shown only
 
 
 def load_runs(run_files: list[str], timing_files: list[str]) -> pd.DataFrame:
@@ -109,9 +110,13 @@ def scorecard_rows(df: pd.DataFrame, link: str) -> list:
         if not len(g):
             return None, ""
         b = g.loc[g["refined score"].idxmax()]
-        cpu = f", {b['cpu_time_s'] / 60:.0f} CPU min" if pd.notna(b.get("cpu_time_s")) else ""
-        return int(b["refined score"]), (f"{int(b['refined score'])} (beam {int(b['beam score'])} at W={b['width']}, "
-                                         f"{int(b['nodes']):.2e} nodes{cpu}; best of {len(g)} runs)")
+        cpu = b.get("cpu_time_s")
+        cpu = "" if pd.isna(cpu) else (f", {cpu:.0f} CPU s" if cpu < 120 else f", {cpu / 60:.0f} CPU min")
+        text = (f"{int(b['refined score'])} (beam {int(b['beam score'])} at W={b['width']}, {int(b['nodes']):.1e} "
+                f"nodes{cpu}; best of {len(g)} board{'s' if len(g) > 1 else ''})")
+        if int(g["width"].max()) < JUDGED_WIDTH:  # below the article's scale: shown, not judged
+            return None, text + f"; W >= {JUDGED_WIDTH} not run here"
+        return int(b["refined score"]), text
 
     start, start_text = best_of("start")
     clues, clues_text = best_of("all")
@@ -129,8 +134,8 @@ def scorecard_rows(df: pd.DataFrame, link: str) -> list:
                     clues_text or missing, peer=str(RECORD_FIVE_CLUES),
                     verdict=verdict(clues, RECORD_FIVE_CLUES) if clues else "not run here", link=link))
     best = max([s for s in (start, clues) if s is not None], default=None)
-    rows.append(Row("001", "best known board (Blackwood 2021)", f"{RECORD} (record)",
-                    (start_text if best == start else clues_text) if best else missing, peer=str(RECORD),
+    best_text = (start_text if best == start else clues_text) if best else (start_text or clues_text or missing)
+    rows.append(Row("001", "best known board (Blackwood 2021)", f"{RECORD} (record)", best_text, peer=str(RECORD),
                     verdict=verdict(best, RECORD) if best else "not run here", link=link))
     return rows
 
