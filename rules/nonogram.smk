@@ -75,6 +75,32 @@ rule nonogram_generate:
         "puzzlelab nonogram generate {params.opts} --out {output} > {log} 2>&1"
 
 
+rule nonogram_parse:
+    output:
+        instances="results/{nonogram_exp}/instances/{nonogram_corpus}.nonjson",
+        unreadable="results/{nonogram_exp}/instances/{nonogram_corpus}.unreadable.csv",
+    log:
+        "results/logs/{nonogram_exp}/parse_{nonogram_corpus}.log",
+    benchmark:
+        "results/benchmarks/{nonogram_exp}/nonogram_parse/{nonogram_corpus}.tsv"
+    conda:
+        ENV
+    threads: threads_for("nonogram_parse")
+    resources:
+        mem_mb=mem_mb_for("nonogram_parse"),
+        runtime=runtime_for("nonogram_parse"),
+    params:
+        paths=lambda wc: nonogram_pl.source_paths(
+            config[wc.nonogram_exp], NONOGRAM_ROOT, wc.nonogram_corpus
+        ),
+        opts=lambda wc: nonogram_pl.parse_options(
+            config[wc.nonogram_exp], NONOGRAM_ROOT, wc.nonogram_corpus
+        ),
+    shell:
+        "puzzlelab nonogram parse {params.paths} {params.opts}"
+        " --out {output.instances} --unreadable {output.unreadable} > {log} 2>&1"
+
+
 rule nonogram_bench_solve:
     input:
         lambda wc: nonogram_pl.corpus_inputs("nonogram_bench", NB, wc.nonogram_corpus),
@@ -355,6 +381,9 @@ register_experiment(
     + expand(rules.nonogram_bench_gallery.output[0], nonogram_corpus=NB_NAMES),
 )
 register_scorecard("nonogram_bench", rules.nonogram_bench_scorecard.output.csv)
+register_unreadable(
+    "nonogram_bench", nonogram_pl.unreadable_files("nonogram_bench", NB, NONOGRAM_ROOT)
+)
 register_determinism("nonogram_bench", NB_SOLVE)
 register_experiment(
     "nonogram_ablation",
@@ -363,6 +392,10 @@ register_experiment(
         rules.nonogram_ablation_tables.output.html,
         rules.nonogram_ablation_tables.output.svg,
     ],
+)
+register_unreadable(
+    "nonogram_ablation",
+    nonogram_pl.unreadable_files("nonogram_ablation", NA, NONOGRAM_ROOT),
 )
 register_determinism(
     "nonogram_ablation",

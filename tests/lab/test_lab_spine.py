@@ -292,3 +292,12 @@ def test_usage_errors_are_one_line():
     outcome = run_forked(["bfs", "layers", "sliding:3x3", "--no-such-option"])
     assert outcome.code == 2
     assert outcome.stderr.decode().count("\n") == 1 and "--no-such-option" in outcome.stderr.decode()
+
+
+def test_a_run_made_in_parts_is_charged_its_busy_time_only():
+    from puzzlelab.lab.readme import busy_hours
+
+    hour = 3600.0
+    # two overlapping jobs, then a pause of a day, then one more job
+    assert busy_hours([(0, hour), (0.5 * hour, 1.5 * hour), (30 * hour, 31 * hour)]) == pytest.approx(2.5)
+    assert busy_hours([]) == 0

@@ -37,21 +37,33 @@ def machine() -> str:
     return f"{os.cpu_count()} cores ({model or platform.machine()}), {mem:.0f} GiB"
 
 
+def busy_hours(intervals: list[tuple[float, float]]) -> float:
+    """Wall time during which at least one job ran (a run made in parts is not charged its pauses)."""
+    total, end = 0.0, None
+    for a, b in sorted(intervals):
+        if end is None or a > end:
+            total += b - a
+            end = b
+        elif b > end:
+            total += b - end
+            end = b
+    return total / 3600
+
+
 def record_run(benchmarks: str | Path, label: str, out: str | Path) -> dict:
-    """What the run on disk cost: jobs, CPU-hours, elapsed wall time (first job start to last end)."""
-    starts, ends, cpu, jobs, rss = [], [], 0.0, 0, 0.0
+    """What the run on disk cost: jobs, CPU-hours, wall time while its jobs ran, peak job memory."""
+    intervals, cpu, jobs, rss = [], 0.0, 0, 0.0
     for bench in Path(benchmarks).rglob("*.tsv"):
         b = cost.read_benchmark(bench)
         if b is None:
             continue
         end = bench.stat().st_mtime
-        starts.append(end - (0 if pd.isna(b["wall_s"]) else b["wall_s"]))
-        ends.append(end)
+        intervals.append((end - (0 if pd.isna(b["wall_s"]) else b["wall_s"]), end))
         cpu += 0 if pd.isna(b["cpu_s"]) else b["cpu_s"]
         rss = max(rss, 0 if pd.isna(b["max_rss_mb"]) else b["max_rss_mb"])
         jobs += 1
     record = {"label": label, "jobs": jobs, "cpu_hours": round(cpu / 3600, 2),
-              "elapsed_hours": round((max(ends) - min(starts)) / 3600, 2) if ends else 0.0,
+              "elapsed_hours": round(busy_hours(intervals), 2),
               "peak_job_rss_gb": round(rss / 1000, 2), "machine": machine()}
     canonical.write_json(out, record)
     return record

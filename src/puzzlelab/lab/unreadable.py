@@ -15,18 +15,27 @@ COLUMNS = ["path", "line", "reason"]
 MARKER = "unreadable: "  # an instance file whose first line is `<comment>unreadable: PATH:LINE: reason`
 
 
-def rows(err: InputError | None, label: str) -> str:
-    """The CSV text: the header, and one row for `err` (the path as the configuration names it)."""
+def row(err: InputError, label: str) -> list:
+    """One `path,line,reason` row (the path as the configuration names it)."""
+    return [label, "" if err.line is None else err.line, err.message]
+
+
+def table(rows: list[list]) -> str:
+    """The CSV text: the header, then the rows."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
-    if err is not None:
-        writer.writerow([label, "" if err.line is None else err.line, err.message])
+    writer.writerows(rows)
     return out.getvalue()
 
 
 def write(path: str | Path, err: InputError | None = None, label: str = "") -> None:
-    atomic_write(path, rows(err, label))
+    """The list of one parsed input: a row for `err`, or the header alone."""
+    atomic_write(path, table([] if err is None else [row(err, label)]))
+
+
+def write_rows(path: str | Path, rows: list[list]) -> None:
+    atomic_write(path, table(rows))
 
 
 def describe(err: InputError, label: str) -> str:

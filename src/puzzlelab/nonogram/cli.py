@@ -102,6 +102,20 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--out", metavar="FILE", help="default: stdout")
     p.set_defaults(handler=_convert)
 
+    p = sub.add_parser("parse", help="check puzzle files and write them as one canonical instance file (the "
+                                     "pipeline's parse step)",
+                       description="Read every puzzle of PATH... (files or folders, in the order bench reads them) and "
+                                   "write them to --out as canonical instances (.nonjson: one JSON object per puzzle, "
+                                   "readable by every command). With --unreadable CSV, a file that cannot be read is "
+                                   "a path,line,reason row there instead of an error. Example: puzzlelab nonogram "
+                                   "parse data/nonogram --out ours.nonjson --unreadable ours.unreadable.csv")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--format", help="force the input format (default: by extension/content)")
+    p.add_argument("--limit", type=positive_int, metavar="N", help="the first N puzzles only (as bench --limit)")
+    p.add_argument("--out", required=True, metavar="FILE.nonjson")
+    p.add_argument("--unreadable", metavar="CSV", help="record unreadable files here instead of failing")
+    p.set_defaults(handler=_parse)
+
     p = sub.add_parser("reference", help="time a reference solver (pbnsolve) on the same puzzles")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--solver", default="pbnsolve", help="executable name or path (default pbnsolve)")
@@ -176,6 +190,18 @@ def _chunk(items: list, spec: str | None) -> list:
     if not 1 <= i <= n:
         raise InputError(f"--chunk {quote(spec)}: I must be between 1 and N")
     return items[(i - 1) * len(items) // n: i * len(items) // n]
+
+
+def _parse(args) -> int:
+    from .formats import FORMATS
+    from .instances import parse
+
+    if args.format is not None and args.format not in FORMATS:
+        raise InputError(f"unknown format {quote(args.format)}; choose one of {', '.join(FORMATS)}")
+    done = parse(args.paths, args.out, unreadable=args.unreadable, fmt=args.format, limit=args.limit)
+    print(f"{done['puzzles']} puzzles written to {done['out']}"
+          + (f"; {done['unreadable']} files unreadable (see {args.unreadable})" if done["unreadable"] else ""))
+    return 0
 
 
 def _bench(args) -> int:

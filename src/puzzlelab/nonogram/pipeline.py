@@ -1,8 +1,9 @@
 """Helpers for rules/nonogram.smk (the Snakefile may not define functions): which corpora and jobs exist.
 
 A corpus is either generated here (`generated:` entries: size, density, colors, count, seed) or a
-folder/file under the shared corpora (`corpora:` entries: path, optional chunks, limit, format).
-Big corpora are split into `chunks` solve jobs (`bench --chunk i/n`).
+folder/file under the shared corpora (`corpora:` entries: path, optional chunks, limit, format),
+read once by the parse step into a canonical instance file. Big corpora are split into `chunks`
+solve jobs (`bench --chunk i/n`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,19 @@ def generated_file(experiment: str, name: str) -> str:
     return f"results/{experiment}/corpus/{name}.nonpack"
 
 
+def instance_file(experiment: str, name: str) -> str:
+    """The parse step's canonical instances of a shared corpus (see rule nonogram_parse)."""
+    return f"results/{experiment}/instances/{name}.nonjson"
+
+
+def unreadable_file(experiment: str, name: str) -> str:
+    return f"results/{experiment}/instances/{name}.unreadable.csv"
+
+
+def unreadable_files(experiment: str, section: dict, root: Path) -> list[str]:
+    return [unreadable_file(experiment, name) for name in sorted(corpora(section, root)[0])]
+
+
 def solve_file(experiment: str, name: str, chunk: int, variant: str | None = None) -> str:
     sub = f"solve/{variant}" if variant else "solve"
     return f"results/{experiment}/{sub}/{name}.{chunk}.csv"
@@ -68,29 +82,44 @@ def solve_files(experiment: str, section: dict, root: Path, variant: str | None 
 
 
 def paths_of(experiment: str, section: dict, root: Path, name: str) -> str:
-    """The puzzle paths the bench command reads for a corpus (space-separated, shell-quoted)."""
+    """The puzzle file the bench, reference and gallery commands read for a corpus (shell-quoted)."""
     import shlex
 
     if name in generated(section):
         return shlex.quote(generated_file(experiment, name))
+    return shlex.quote(instance_file(experiment, name))
+
+
+def source_paths(section: dict, root: Path, name: str) -> str:
+    """The shared corpus's files or folder the parse step reads (shell-quoted)."""
+    import shlex
+
     return shlex.quote(corpora(section, root)[0][name]["abspath"])
 
 
 def corpus_inputs(experiment: str, section: dict, name: str) -> list[str]:
-    return [generated_file(experiment, name)] if name in generated(section) else []
+    if name in generated(section):
+        return [generated_file(experiment, name)]
+    return [instance_file(experiment, name)]
 
 
-def bench_options(section: dict, root: Path, name: str, chunk: int) -> str:
-    """Options of `puzzlelab nonogram bench` for one job (limits, format, chunk)."""
-    parts = [f"--max-solutions {int(section.get('max_solutions', 2))}",
-             f"--timeout {float(section['timeout']):g}"]
-    if section.get("work_limit"):
-        parts.append(f"--work-limit {int(section['work_limit'])}")
+def parse_options(section: dict, root: Path, name: str) -> str:
+    """Options of `puzzlelab nonogram parse` for a shared corpus (format, limit)."""
     entry = corpora(section, root)[0].get(name, {})
+    parts = []
     if entry.get("format"):
         parts.append(f"--format {entry['format']}")
     if entry.get("limit"):
         parts.append(f"--limit {int(entry['limit'])}")
+    return " ".join(parts)
+
+
+def bench_options(section: dict, root: Path, name: str, chunk: int) -> str:
+    """Options of `puzzlelab nonogram bench` for one job (limits, chunk)."""
+    parts = [f"--max-solutions {int(section.get('max_solutions', 2))}",
+             f"--timeout {float(section['timeout']):g}"]
+    if section.get("work_limit"):
+        parts.append(f"--work-limit {int(section['work_limit'])}")
     n = chunks(section, root, name)
     if n > 1:
         parts.append(f"--chunk {chunk}/{n}")
@@ -107,11 +136,6 @@ def gen_options(section: dict, name: str) -> str:
 def reference_options(section: dict, root: Path, name: str, chunk: int) -> str:
     """Options of `puzzlelab nonogram reference` for one job (same puzzles as the bench job)."""
     parts = [f"--timeout {float(section.get('reference_timeout', section['timeout'])):g}"]
-    entry = corpora(section, root)[0].get(name, {})
-    if entry.get("format"):
-        parts.append(f"--format {entry['format']}")
-    if entry.get("limit"):
-        parts.append(f"--limit {int(entry['limit'])}")
     n = chunks(section, root, name)
     if n > 1:
         parts.append(f"--chunk {chunk}/{n}")

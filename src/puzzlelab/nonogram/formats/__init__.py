@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ...lab.errors import InputError, quote
 from ..model import Puzzle
-from . import non, olsak, pbnxml, plain, puzzlekit, pynogram, pzl
+from . import instance, non, olsak, pbnxml, plain, puzzlekit, pynogram, pzl
 from ._text import read_text
 
 Reader = Callable[[str, object, str], list[Puzzle]]
@@ -31,6 +31,7 @@ FORMATS: dict[str, tuple[Reader, tuple[str, ...], str]] = {
     "puzzlekit": (puzzlekit.parse, (".json",), "puzzlekit JSON collection (many puzzles)"),
     "tournament": (plain.parse_tournament, (), "25x25 tournament sets (TAAI/ICGA/TCGA; many puzzles)"),
     "spoj": (plain.parse_spoj, (), "SPOJ JCROSS input (b/w; many puzzles; lines end in 0)"),
+    "instance": (instance.parse, (".nonjson",), "PuzzleLab's canonical instances (JSON lines; `nonogram parse`)"),
 }
 
 
@@ -95,7 +96,7 @@ def load(spec: str, fmt: str | None = None) -> list[Puzzle]:
     text = read_text(p)
     if fmt is None:
         fmt = sniff(text, path)
-    if not text.strip():
+    if not text.strip() and fmt != "instance":  # an instance file may hold no puzzle
         raise InputError("empty file", path, 1)
     reader = FORMATS[fmt][0]
     puzzles = reader(text, path, p.stem)
