@@ -7,8 +7,11 @@ from puzzlelab.edgematch.search import pipeline as beam_pipeline
 BEAM_INSTANCES = beam_pipeline.instances(
     config, HAVE_CORPORA, corpus_path, EDGEMATCH_INSTANCE_FILES
 )
-BEAM_JOBS = beam_pipeline.jobs(config, BEAM_INSTANCES)
-BEAM_ALL_JOBS = beam_pipeline.all_jobs(BEAM_JOBS)
+BEAM_JOBS = beam_pipeline.jobs(
+    config, BEAM_INSTANCES, beam_pipeline.prior_boards(HAVE_CORPORA, corpus_path)
+)
+SPEED_JOBS = {beam_pipeline.SPEED: beam_pipeline.speed_jobs(config, BEAM_INSTANCES)}
+BEAM_ALL_JOBS = beam_pipeline.all_jobs({**BEAM_JOBS, **SPEED_JOBS})
 
 if "official" not in BEAM_INSTANCES:
     for _exp in beam_pipeline.EXPERIMENTS:
@@ -20,7 +23,7 @@ if "official" not in BEAM_INSTANCES:
 
 
 wildcard_constraints:
-    beam_exp="|".join(beam_pipeline.EXPERIMENTS),
+    beam_exp="|".join(beam_pipeline.EXPERIMENTS + (beam_pipeline.SPEED,)),
 
 
 rule beam_solve:
@@ -51,12 +54,15 @@ rule beam_solve:
         tie_window=beam_pipeline.param(BEAM_ALL_JOBS, "tie_window"),
         temperature=beam_pipeline.param(BEAM_ALL_JOBS, "temperature"),
         dedup=beam_pipeline.param(BEAM_ALL_JOBS, "dedup"),
+        tie_break=beam_pipeline.param(BEAM_ALL_JOBS, "tie_break"),
+        prior_boards=beam_pipeline.param(BEAM_ALL_JOBS, "prior_boards"),
         label=beam_pipeline.param(BEAM_ALL_JOBS, "label"),
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab edgematch sweep {input.puzzle} --algo beam"
         " --hints {params.hints} --hints-file {input.hints} --seeds {params.seeds}"
         " --width {params.width} --order {params.order} --tie-window {params.tie_window}"
-        " --temperature {params.temperature} --dedup {params.dedup} --label {params.label}"
+        " --temperature {params.temperature} --dedup {params.dedup}"
+        " --tie-break {params.tie_break} --prior-boards {params.prior_boards} --label {params.label}"
         " --out {output.out} --timing {output.timing} > /dev/null 2> {log}"
 
 
@@ -170,6 +176,62 @@ for _exp in beam_pipeline.EXPERIMENTS:
     )
     register_scorecard(_exp, _report_rule.output.scorecard)
     register_determinism(_exp, _runs)
+
+
+# edgematch_speed: the same solve rules, timed; one sweep of a few seeds per instance and search.
+_speed_runs = beam_pipeline.job_files(SPEED_JOBS, beam_pipeline.SPEED, BEAM_RUN_FILES)
+
+
+rule edgematch_speed_report:
+    input:
+        runs=_speed_runs,
+        timings=beam_pipeline.job_files(
+            SPEED_JOBS, beam_pipeline.SPEED, BEAM_TIMING_FILES
+        ),
+    output:
+        csv="results/edgematch_speed/edgematch_speed.timing.csv",
+        html=report(
+            "results/edgematch_speed/edgematch_speed.timing.html",
+            category=beam_pipeline.CATEGORY,
+            subcategory="edgematch_speed",
+            labels={"table": "edgematch_speed"},
+            caption="../report/beam/edgematch_speed.rst",
+        ),
+        svg=report(
+            "results/edgematch_speed/edgematch_speed.timing.svg",
+            category=beam_pipeline.CATEGORY,
+            subcategory="edgematch_speed",
+            labels={"figure": "edgematch_speed"},
+            caption="../report/beam/edgematch_speed_figure.rst",
+        ),
+        scorecard="results/edgematch_speed/scorecard.csv",
+    log:
+        "results/logs/edgematch_speed/report.log",
+    localrule: True
+    conda:
+        ENV
+    threads: threads_for("beam_report")
+    resources:
+        mem_mb=mem_mb_for("beam_report"),
+        runtime=runtime_for("beam_report"),
+    shell:
+        "puzzlelab edgematch report edgematch_speed {input.runs} --timings {input.timings}"
+        " --csv {output.csv} --html {output.html} --svg {output.svg}"
+        " --scorecard {output.scorecard} 2> {log}"
+
+
+register_experiment(
+    beam_pipeline.SPEED,
+    beam_pipeline.CATEGORY,
+    [rules.edgematch_speed_report.output.html, rules.edgematch_speed_report.output.svg],
+)
+register_scorecard(beam_pipeline.SPEED, rules.edgematch_speed_report.output.scorecard)
+register_determinism(beam_pipeline.SPEED, _speed_runs)
+
+
+rule edgematch_speed:
+    input:
+        experiment_inputs("edgematch_speed"),
 
 
 rule beam_width:

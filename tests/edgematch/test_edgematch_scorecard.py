@@ -40,9 +40,8 @@ def test_rows_below_the_article_scale_are_shown_not_judged():
     best = sr.width_scorecard(df, "")[-1]
     assert best.ours.startswith("452 (first at W=256)") and best.verdict == "not run here"
     factory = sr.factory_scorecard(df, "f.html", 13)
-    assert len(factory) == 4 and all(r.verdict == "not run here" for r in factory)
+    assert len(factory) == 3 and all(r.verdict == "not run here" for r in factory)
     assert factory[0].ours == "452 (1 of 3 boards, W=256); W=16384 not run here"
-    assert factory[-1].ours == "not run here: no refinement yet" and factory[-1].article == "460"
 
 
 def test_factory_counts_families_of_strong_boards():
@@ -125,3 +124,26 @@ def test_mitm_rows():
 def test_rows_without_runs_are_not_run_here(fn):
     rows = fn(pd.DataFrame(), "x.html")
     assert rows and all(r.verdict == "not run here" and r.verdict in VERDICTS for r in rows)
+
+
+def test_speed_rows_take_the_best_run_of_the_official_set():
+    df = _runs([{"algo": "dfs", "seed": s, "nodes": 10**9, "cpu_time_s": t} for s, t in enumerate((40.0, 16.0, 20.0))]
+               + [{"algo": "lds", "seed": 0, "nodes": 10**9, "cpu_time_s": 50.0},
+                  {"algo": "dfs", "seed": 0, "nodes": 10**9, "cpu_time_s": 1.0, "instance": "gen16"}])
+    tab = sr.speed_table(df)
+    assert list(tab["search"]) == ["dfs", "dfs", "lds"] and tab["runs"].tolist() == [1, 3, 1]
+    rows = {r.figure.split(":")[1].split()[0]: r for r in sr.speed_scorecard(df, "s.html")}
+    assert rows["DFS"].ours == "62.5 M/s" and rows["DFS"].verdict == "beaten"  # 1e9 / 16 s, above 50 M/s
+    assert rows["LDS"].ours == "20.0 M/s" and rows["LDS"].verdict == "missed"
+    assert "109 M/s" in rows["DFS"].peer
+
+
+def test_speed_jobs_one_sweep_per_search():
+    from puzzlelab.edgematch.search.pipeline import speed_jobs
+
+    cfg = {"edgematch_speed": {"instances": ["official", "nope"], "algos": ["dfs", "beam"], "repeats": 3,
+                               "node_limit": 1000, "tolerance": 20, "max_discrepancy": 8, "beam_width": 64}}
+    jobs = speed_jobs(cfg, {"official": {}})
+    assert sorted(jobs) == ["official/beam", "official/dfs"]
+    assert jobs["official/dfs"]["node_limit"] == 1000 and jobs["official/dfs"]["seeds"] == "0-2"
+    assert jobs["official/beam"]["algo"] == "beam" and jobs["official/beam"]["width"] == 64

@@ -1,7 +1,7 @@
 """`puzzlelab edgematch ...`: the model's commands (generate, parse, score, show) and those of the subpackages.
 
-`search.cli` adds the searches (beam, dfs, lds, sweep), `mitm.cli` the band solver; `report`
-tabulates the experiments of both.
+`search.cli` adds the searches (beam, dfs, lds, sweep), `mitm.cli` the band solver, `refine.cli` the
+polisher; `report` tabulates the experiments of all three.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from ..lab.cli_support import add_output_args, add_report_command, add_seed_arg
 from ..lab.errors import InputError
 from .mitm import cli as mitm_cli
 from .options import add_puzzle_args, open_hints, open_puzzle
+from .refine import cli as refine_cli
 from .search import cli as search_cli
 
 
@@ -61,8 +62,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     search_cli.register(sub)
     mitm_cli.register(sub)
+    refine_cli.register(sub)
 
-    p = add_report_command(sub, {**search_cli.REPORTS, **mitm_cli.REPORTS}, _report,
+    p = add_report_command(sub, {**search_cli.REPORTS, **mitm_cli.REPORTS, **refine_cli.REPORTS}, _report,
                            runs_help="result files of the experiment's jobs (`sweep --out`, `mitm --out`)")
     p.add_argument("--timings", nargs="*", default=[], metavar="FILE",
                    help="the jobs' timing files, in the order of RUNS")
@@ -70,11 +72,14 @@ def register(parser: argparse.ArgumentParser) -> None:
                    help="also write the seed article's headline figures beside ours (CSV, lab.scorecard rows)")
     search_cli.add_report_options(p)
     mitm_cli.add_report_options(p)
+    refine_cli.add_report_options(p)
 
 
 def _report(args) -> int:
     if args.table in search_cli.REPORTS:
         return search_cli.report(args)
+    if args.table in refine_cli.REPORTS:
+        return refine_cli.report(args)
     return mitm_cli.report(args)
 
 

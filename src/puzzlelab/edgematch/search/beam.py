@@ -57,11 +57,12 @@ class States(NamedTuple):
 
 
 class Keys(NamedTuple):
-    """The lottery seed and the fixed Zobrist tables of the dedup keys."""
+    """The lottery seed, the fixed Zobrist tables of the dedup keys and the tie-break ranks."""
 
     seed: np.uint64
     zp: np.ndarray  # (n,) per piece
     zf: np.ndarray  # (R*C, 4, colours) per cell, side and colour shown
+    tie: np.ndarray  # (D, 4n) uint64 rank << 56 per depth and orientation (ties.py); (1, 1): the lottery alone
 
 
 class Options(NamedTuple):
@@ -106,6 +107,15 @@ def child_key(seed_h, depth, parent, pr):
     h = mix64(seed_h ^ (np.uint64(depth) * GOLD))
     h = mix64(h ^ np.uint64(parent))
     return mix64(h ^ np.uint64(pr))
+
+
+@inline_kernel
+def lottery_key(keys, depth, parent, pr):
+    """A child's lottery key, lower wins: its tie-break rank in the top byte when a preference is set."""
+    k = child_key(keys.seed, depth, parent, pr)
+    if keys.tie.shape[0] > 1:
+        k = keys.tie[depth, pr] | (k >> np.uint64(8))
+    return k
 
 
 @kernel
@@ -264,7 +274,7 @@ def _collect_exact(c, lay, keys, cur, d, n_cur, lo, hi, sel, band, out, nb):
                 band.par[nbd] = i
                 band.pr[nbd] = out.pr[x]
                 band.sc[nbd] = sc
-                band.key[nbd] = child_key(keys.seed, d, i, out.pr[x])
+                band.key[nbd] = lottery_key(keys, d, i, out.pr[x])
                 nbd += 1
     return na, nbd
 
@@ -343,11 +353,12 @@ def _collect_ranked(c, lay, keys, opt, cur, d, n_cur, lo, hi, ranked, out, nb):
         for x in range(m):
             pr = out.pr[x]
             sc = s0 + out.g[x]
-            key = child_key(keys.seed, d, i, pr)
             if opt.temperature > 0.0:
+                key = child_key(keys.seed, d, i, pr)
                 u = (np.float64(key >> np.uint64(11)) + 0.5) / 9007199254740992.0
                 prio = sc + opt.temperature * (-np.log(-np.log(u)))
             else:
+                key = lottery_key(keys, d, i, pr)
                 eff = sc if sc > hi else hi
                 prio = eff + 0.5 * (1.0 - np.float64(key >> np.uint64(11)) / 9007199254740992.0)
             zp = cur.zp[i] ^ keys.zp[pr >> 2]
@@ -513,14 +524,15 @@ def _states(tables: Tables, width: int) -> States:
 
 def beam_search(puzzle: Puzzle, tables: Tables, width: int, seed: int = 0, tie_window: int = 0,
                 temperature: float = 0.0, dedup: str = "none", progress: bool = True,
-                memory_budget: int | None = None) -> BeamResult:
-    """Run the beam to a full board and return the best board of the last beam."""
+                memory_budget: int | None = None, tie: np.ndarray | None = None) -> BeamResult:
+    """Run the beam to a full board and return the best board of the last beam (`tie`: ties.tie_table)."""
     _check_options(width, tie_window, temperature, dedup)
     check_width(tables, width, memory_budget)
     start = time.perf_counter()
     D = len(tables.order)
+    tie = np.zeros((1, 1), np.uint64) if tie is None else tie
     keys = Keys(seed_hash(seed), zobrist((tables.n_pieces,), 1), zobrist((tables.rows * tables.cols, 4,
-                                                                            tables.n_colors), 2))
+                                                                            tables.n_colors), 2), tie)
     opt = Options(width, tie_window, float(temperature), DEDUP_MODES.index(dedup), tables.max_score)
     bufs = [_states(tables, width), _states(tables, width)]
     cur = bufs[0]

@@ -31,6 +31,7 @@ REPORTS = {
     "beam_dedup": "survivor deduplication across widths",
     "beam_vs_dfs_lds": "beam, DFS and LDS at an equal node budget",
     "beam_factory": "the beam as a board factory: histogram, families, boards per hour",
+    "edgematch_speed": "placements per CPU second of DFS and LDS, nodes per CPU second of the beam",
 }
 
 
@@ -49,6 +50,11 @@ def _beam_args(p):
     p.add_argument("--temperature", type=float, default=0.0, help="Gumbel noise scale added to scores (default: 0)")
     p.add_argument("--dedup", choices=("none", "pieces", "path"), default="none",
                    help="merge survivors with the same piece set, or the same piece set and frontier")
+    p.add_argument("--tie-break", choices=("lottery", "prior", "lodestone"), default="lottery",
+                   help="order of tied children before the lottery: none (lottery), pieces frequent at the cell "
+                        "in --prior-boards (prior), or pieces serving scarce demands (lodestone)")
+    p.add_argument("--prior-boards", metavar="FILE", default="none",
+                   help="--tie-break prior: strong boards of this puzzle (record-board text layout; default: none)")
 
 
 def _backtrack_args(p, lds: bool, required: bool):
@@ -125,6 +131,15 @@ def _tables(args, puzzle, hints):
     return build_tables(puzzle, args.order, hints, args.comb_spine, args.comb_tooth)
 
 
+def _tie_table(args, puzzle, tables):
+    """The beam's tie-break ranks (ties.tie_table), built once per command."""
+    if getattr(args, "_tie", None) is None:
+        from .ties import tie_table
+
+        args._tie = tie_table(puzzle, tables, args.tie_break, args.prior_boards)
+    return args._tie
+
+
 def run_one(args, puzzle, hints, tables, algo: str, seed: int) -> dict:
     """Run one search and return its checked result record."""
     from ..board import board_to_json
@@ -138,9 +153,12 @@ def run_one(args, puzzle, hints, tables, algo: str, seed: int) -> dict:
         from .beam import beam_search
 
         res = beam_search(puzzle, tables, args.width, seed=seed, tie_window=args.tie_window,
-                          temperature=args.temperature, dedup=args.dedup, memory_budget=parse_size(args.memory_budget))
+                          temperature=args.temperature, dedup=args.dedup, memory_budget=parse_size(args.memory_budget),
+                          tie=_tie_table(args, puzzle, tables))
         extra = {"width": args.width, "tie_window": args.tie_window, "temperature": args.temperature,
                  "dedup": args.dedup, "survivors": res.survivors}
+        if args.tie_break != "lottery":  # only then: lottery runs keep their bytes
+            extra["tie_break"] = args.tie_break
     else:
         if args.node_limit is None:
             raise InputError(f"{algo} needs --node-limit")

@@ -14,7 +14,15 @@ EXPERIMENTS = ("beam_width", "beam_orders", "beam_ties", "beam_dedup", "beam_vs_
 CATEGORY = "Beam search"
 # A job's fields where its setting does not say otherwise (backtracking jobs also set node_limit,
 # tolerance and max_discrepancy).
-DEFAULTS = {"algo": "beam", "width": 1024, "order": "row", "tie_window": 0, "temperature": 0.0, "dedup": "none"}
+DEFAULTS = {"algo": "beam", "width": 1024, "order": "row", "tie_window": 0, "temperature": 0.0, "dedup": "none",
+            "tie_break": "lottery", "prior_boards": "none"}
+PRIOR_BOARDS = ("e2", "record_boards.txt")  # the corpus of strong boards PRIOR learns from (official set only)
+
+
+def prior_boards(have_corpora: bool, corpus_path) -> str | None:
+    """The record boards of the shared corpus, when present (the PRIOR tie-break of beam_ties needs them)."""
+    path = corpus_path(*PRIOR_BOARDS)
+    return str(path) if have_corpora and path.exists() else None
 
 
 def instances(config: dict, have_corpora: bool, corpus_path, files: dict) -> dict:
@@ -50,6 +58,8 @@ def _settings(exp: str, cfg: dict) -> list[tuple[str, dict, int, str]]:
                 for w in cfg["widths"]]
     if exp == "beam_ties":
         out = [(f"tie{k}", {"width": cfg["width"], "tie_window": k}, cfg["seeds"], hints) for k in cfg["tie_windows"]]
+        out += [(f"{b}", {"width": cfg["width"], "tie_break": b}, cfg["seeds"], hints)
+                for b in cfg.get("tie_breaks", [])]
         return out + [(f"temp{t:g}", {"width": cfg["width"], "temperature": float(t)}, cfg["seeds"], hints)
                       for t in cfg["temperatures"] if t > 0]
     if exp == "beam_dedup":
@@ -68,8 +78,10 @@ def _settings(exp: str, cfg: dict) -> list[tuple[str, dict, int, str]]:
     return out
 
 
-def jobs(config: dict, insts: dict) -> dict:
-    """experiment -> {job id: job fields} (instance, hints, seeds, label and the options of DEFAULTS)."""
+def jobs(config: dict, insts: dict, prior: str | None = None) -> dict:
+    """experiment -> {job id: job fields} (instance, hints, seeds, label and the options of DEFAULTS).
+
+    `prior`: the record boards file; PRIOR tie-break jobs run on the official set only, when it is given."""
     table: dict = {}
     for exp in EXPERIMENTS:
         cfg = config.get(exp) or {}
@@ -80,10 +92,36 @@ def jobs(config: dict, insts: dict) -> dict:
         table[exp] = {}
         for inst in names:
             for name, fields, n_seeds, h in _settings(exp, cfg):
+                if fields.get("tie_break") == "prior":
+                    if inst != "official" or not prior:
+                        continue
+                    fields = {**fields, "prior_boards": prior}
                 for chunk in _chunks(int(n_seeds), per):
                     table[exp][f"{inst}/{name}_s{chunk}"] = {**DEFAULTS, **fields, "instance": inst, "hints": h,
                                                              "seeds": chunk, "label": inst}
     return table
+
+
+SPEED = "edgematch_speed"  # placements per CPU second of DFS and LDS, nodes per CPU second of the beam
+
+
+def speed_jobs(config: dict, insts: dict) -> dict:
+    """{job id: job fields} of edgematch_speed: one sweep of `repeats` seeds per instance and search."""
+    cfg = config.get(SPEED) or {}
+    out = {}
+    for inst in cfg.get("instances", []):
+        if inst not in insts:
+            continue
+        for algo in cfg["algos"]:
+            fields = {**DEFAULTS, "instance": inst, "hints": cfg.get("hints", "start"),
+                      "seeds": f"0-{int(cfg['repeats']) - 1}", "label": inst}
+            if algo == "beam":
+                fields["width"] = int(cfg["beam_width"])
+            else:
+                fields.update(algo=algo, node_limit=int(cfg["node_limit"]), tolerance=int(cfg["tolerance"]),
+                              max_discrepancy=int(cfg["max_discrepancy"]))
+            out[f"{inst}/{algo}"] = fields
+    return out
 
 
 def all_jobs(table: dict) -> dict:
@@ -99,9 +137,12 @@ def job_files(table: dict, exp: str, patterns: dict) -> list[str]:
 
 
 def job_input(insts: dict, job: dict) -> dict:
-    """The files a job reads: its puzzle and hints file."""
+    """The files a job reads: its puzzle and hints file (and the PRIOR tie-break's boards)."""
     i = insts[job["instance"]]
-    return {"puzzle": i["puzzle"], "hints": i["hints_file"]}
+    files = {"puzzle": i["puzzle"], "hints": i["hints_file"]}
+    if job.get("prior_boards", "none") != "none":
+        files["prior"] = job["prior_boards"]
+    return files
 
 
 def param(all_table: dict, key: str):

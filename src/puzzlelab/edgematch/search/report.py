@@ -37,12 +37,15 @@ VERSUS_NODES = 20_000_000
 # Board factory: 160 seeds, 19 boards at 455 and none at 456; the 94 boards >= 453 pairwise distinct in
 # their first 13 rows; about 1160 boards per hour on four cores.
 FACTORY_WIDTH, FACTORY_BEST, FACTORY_TOP, FACTORY_SHARE, FACTORY_PER_HOUR = 16384, 455, 453, 94 / 160, 1160.0
-REFINED = 460  # after destroy-and-repair polishing
 # Visiting orders: row order ahead of spiral and border-first by 4 to 6 matched edges (medians), W >= 2048.
 ORDER_MARGIN, ORDER_WIDTH = (4, 6), 2048
 # Gumbel noise: the range of raw boards per temperature (three seeds each), judged at the full setting's width.
 TEMPERATURES, TIES_WIDTH = {0.1: (446, 453), 0.5: (438, 441), 2.0: (240, 252)}, 4096
 DEDUP_WIDTH = 16384  # the article's dedup sweep went to wide beams; narrower sweeps are shown, not judged
+# Backtracker speed on the official set, placements per second on one core: this engine's goal, and the
+# published figures of the peers (Verhaard's solver, a Rust port of Blackwood's, McGavin's generated C).
+SPEED_GOAL = 50e6
+SPEED_PEERS = "24 / 68 / 109 M/s (Verhaard / Blackwood, Rust port / McGavin, generated C)"
 
 
 def load_runs(run_files: list[str], timing_files: list[str]) -> pd.DataFrame:
@@ -172,8 +175,10 @@ def _agreement(boards: list[dict]) -> float:
 
 def ties_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
     df = df.copy()
-    df["variant"] = [f"temperature {t:g}" if t > 0 else f"tie window {k}" for k, t in
-                     zip(df["tie_window"], df["temperature"], strict=False)]
+    tb = df["tie_break"] if "tie_break" in df else pd.Series(["lottery"] * len(df), index=df.index)
+    df["variant"] = [f"temperature {t:g}" if t > 0 else (f"tie window {k}" if b in ("lottery", None) or pd.isna(b)
+                                                          else f"{b.upper()} tie-break, tie window {k}")
+                     for k, t, b in zip(df["tie_window"], df["temperature"], tb, strict=False)]
     rows = []
     for (inst, var), g in df.groupby(["instance", "variant"], sort=True):
         s = _stats(g)
@@ -262,6 +267,56 @@ def factory_report(df: pd.DataFrame, csv: str, html: str, svg: str, family_rows:
     plots.save(fig, svg)
 
 
+def speed_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per (instance, algo): runs, nodes per run, CPU seconds and nodes per CPU second (best and median run)."""
+    rows = []
+    for (inst, algo), g in df.groupby(["instance", "algo"], sort=True):
+        rate = g["nodes"] / g["cpu_time_s"]
+        rows.append({"instance": inst, "search": algo, "runs": len(g), "nodes per run": float(g["nodes"].median()),
+                     "CPU s per run (min)": float(g["cpu_time_s"].min()),
+                     "M nodes per CPU s (best run)": float(rate.max() / 1e6),
+                     "M nodes per CPU s (median)": float(rate.median() / 1e6)})
+    return pd.DataFrame(rows)
+
+
+def speed_report(df: pd.DataFrame, csv: str, html: str, svg: str) -> None:
+    tab = speed_table(df)
+    write_table(tab, csv, html, title="Search speed: placements (DFS, LDS) and nodes (beam) per CPU second",
+                note="One single-threaded process per sweep; a DFS/LDS node is one placement tried, a beam node one "
+                     "child counted. Best run = the fastest of the seeds (the first run of a process includes "
+                     "compiling the kernel when numba's cache is cold). Peers' published figures (official set, "
+                     "one core): " + SPEED_PEERS + ".")
+    fig, ax = plots.figure(7, 4)
+    labels = [f"{i}\n{a}" for i, a in zip(tab["instance"], tab["search"], strict=True)]
+    ax.bar(range(len(tab)), tab["M nodes per CPU s (best run)"], color="C0")
+    ax.set_xticks(range(len(tab)), labels, fontsize=7)
+    for value, name in ((24, "Verhaard 24"), (68, "Blackwood (Rust) 68"), (109, "McGavin 109")):
+        ax.axhline(value, color="grey", linestyle=":", linewidth=0.8)
+        ax.annotate(name, (1.0, value), xycoords=("axes fraction", "data"), fontsize=7, color="grey", ha="right",
+                    va="bottom")
+    ax.set_ylabel("M placements (nodes) per CPU second")
+    plots.save(fig, svg)
+
+
+def speed_scorecard(df: pd.DataFrame, link: str) -> list:
+    """placements_per_s of DFS and LDS on the official set beside the peers' published figures."""
+    from ...lab.scorecard import Row, verdict
+
+    off = _official(df)
+    tab = speed_table(off) if len(off) else pd.DataFrame(columns=["search"])
+    rows = []
+    for algo in ("dfs", "lds"):
+        fig = f"placements_per_s: {algo.upper()} on the official set, one core (best run)"
+        g = tab[tab["search"] == algo]
+        if not len(g):
+            rows.append(Row("001", fig, "50 M/s (goal)", "not run here", peer=SPEED_PEERS, link=link))
+            continue
+        rate = float(g["M nodes per CPU s (best run)"].iloc[0]) * 1e6
+        rows.append(Row("001", fig, "50 M/s (goal)", f"{rate / 1e6:.1f} M/s", peer=SPEED_PEERS,
+                        verdict=verdict(rate, SPEED_GOAL, rel_tol=0.05), link=link))
+    return rows
+
+
 def _official(df: pd.DataFrame) -> pd.DataFrame:
     """The runs on the official set (the article's instance), or none."""
     return df[df["instance"] == "official"] if len(df) else df
@@ -325,7 +380,7 @@ def versus_scorecard(df: pd.DataFrame, link: str) -> list:
 
 
 def factory_scorecard(df: pd.DataFrame, link: str, family_rows: int) -> list:
-    """The factory's best board, its distinct families of strong boards, its rate, and the refined 460.
+    """The factory's best board, its distinct families of strong boards and its rate (the refined 460: beam_refine).
 
     The article's factory ran at W=16384: at another width the figures are shown, not judged.
     """
@@ -334,10 +389,8 @@ def factory_scorecard(df: pd.DataFrame, link: str, family_rows: int) -> list:
     off = _official(df)
     best_fig = f"board factory: best raw board (W={FACTORY_WIDTH}, 160 seeds)"
     best_article = "455 (19 of 160 boards), none 456"
-    refined = Row("001", "score after destroy-and-repair polishing", str(REFINED), "not run here: no refinement yet",
-                  link=link)
     if not len(off):
-        return [Row("001", best_fig, best_article, "not run here (no official set)", link=link), refined]
+        return [Row("001", best_fig, best_article, "not run here (no official set)", link=link)]
     width = int(off["width"].iloc[0])
     same = width == FACTORY_WIDTH
     other = "" if same else f"; W={FACTORY_WIDTH} not run here"
@@ -360,7 +413,6 @@ def factory_scorecard(df: pd.DataFrame, link: str, family_rows: int) -> list:
             (f"about {per_hour:.0f} (4 x one core, median CPU time per board){other}" if per_hour else "not measured"),
             verdict=judge(verdict(per_hour, FACTORY_PER_HOUR, rel_tol=0.2)) if per_hour else "not run here",
             link=link),
-        refined,
     ]
 
 
@@ -442,6 +494,7 @@ SCORECARDS = {
     "beam_ties": lambda df, link, _rows: ties_scorecard(df, link),
     "beam_dedup": lambda df, link, _rows: dedup_scorecard(df, link),
     "beam_factory": factory_scorecard,
+    "edgematch_speed": lambda df, link, _rows: speed_scorecard(df, link),
 }
 
 
@@ -478,6 +531,8 @@ def run(experiment: str, run_files: list[str], timing_files: list[str], puzzle_f
         versus_report(df, csv, html, svg)
     elif experiment == "beam_factory":
         factory_report(df, csv, html, svg, family_rows)
+    elif experiment == "edgematch_speed":
+        speed_report(df, csv, html, svg)
     else:
         raise ValueError(experiment)
     best_boards(df, puzzles, boards)

@@ -1,0 +1,1 @@
+"""Destroy-and-repair polishing of complete edge-matching boards (`puzzlelab edgematch refine`)."""
