@@ -248,7 +248,7 @@ rule nonogram_bench_scorecard:
         reference=NB_REF,
     output:
         csv="results/nonogram_bench/scorecard.csv",
-        html="results/nonogram_bench/scorecard.html",
+        html="results/nonogram_bench/scorecard.timing.html",
     log:
         "results/logs/nonogram_bench/scorecard.log",
     benchmark:
@@ -266,7 +266,7 @@ rule nonogram_bench_scorecard:
         ),
     shell:
         "puzzlelab nonogram report scorecard {input.results} --reference {input.reference}"
-        " --solver pbnsolve --unavailable={params.why:q} --links {params.links}"
+        " --solver pbnsolve --unavailable={params.why:q} --link {params.links}"
         " --csv {output.csv} --html {output.html} > {log} 2>&1"
 
 

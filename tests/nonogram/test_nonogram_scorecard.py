@@ -103,7 +103,7 @@ def test_rows_say_not_run_here_without_corpora_or_peer(tmp_path):
 def test_cli_writes_the_rows(tmp_path, run_cli):
     results, timings = bench_files(tmp_path, OURS)
     out = tmp_path / "sc.csv"
-    code, _, err = run_cli("nonogram", "report", "scorecard", *results, "--reference", "--links", "s.html", "h.html",
+    code, _, err = run_cli("nonogram", "report", "scorecard", *results, "--reference", "--link", "s.html", "h.html",
                            "r.html", "--csv", out, "--html", tmp_path / "sc.html")
     assert code == 0, err
     assert "h.html" in (tmp_path / "sc.html").read_text()

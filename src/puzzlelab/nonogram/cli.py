@@ -22,7 +22,7 @@ REPORT_TABLES = {  # the tables of nonogram.report, described here so `--help` i
     "reference": "our CPU times beside the reference solver's, per corpus (--reference, --solver, --unavailable)",
     "ablation": "speed-up of each optimisation; RUNS are the variants' bench CSVs, each in a folder named after "
                 "its variant: base, naive, sweep, no-probing, no-cache (--svg: the speed-ups)",
-    "scorecard": "seed 002's figures beside ours and the reference solver's (--reference, --links)",
+    "scorecard": "seed 002's figures beside ours and the reference solver's (--reference, --link)",
 }
 
 
@@ -134,7 +134,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--solver", default="pbnsolve", help="reference, scorecard: the reference solver's name")
     p.add_argument("--unavailable", default="", metavar="WHY",
                    help="reference, scorecard: why the reference solver did not run")
-    p.add_argument("--links", nargs=3, metavar=("SUMMARY", "HEAVIEST", "REFERENCE"),
+    p.add_argument("--link", nargs=3, metavar=("SUMMARY", "HEAVIEST", "REFERENCE"),
                    help="scorecard: the report items its rows point to")
 
     p = sub.add_parser("gallery", help="draw a few solved puzzles of a corpus in their colours (SVG)",
@@ -279,9 +279,9 @@ def _report(args) -> int:
     elif args.table == "ablation":
         report.ablation_tables(args.runs, args.csv, args.html, args.svg)
     else:
-        if not args.links:
-            raise InputError("report scorecard needs --links SUMMARY HEAVIEST REFERENCE (the items its rows point to)")
-        links = dict(zip(("summary", "heaviest", "reference"), args.links))
+        if not args.link:
+            raise InputError("report scorecard needs --link SUMMARY HEAVIEST REFERENCE (the items its rows point to)")
+        links = dict(zip(("summary", "heaviest", "reference"), args.link))
         scorecard.bench_scorecard(args.runs, args.reference, args.solver, args.unavailable, links, args.csv,
                                   args.html)
     return 0
