@@ -301,3 +301,21 @@ def test_a_run_made_in_parts_is_charged_its_busy_time_only():
     # two overlapping jobs, then a pause of a day, then one more job
     assert busy_hours([(0, hour), (0.5 * hour, 1.5 * hour), (30 * hour, 31 * hour)]) == pytest.approx(2.5)
     assert busy_hours([]) == 0
+
+
+def test_every_job_rule_measures_its_cost():
+    """Every rule that runs a job on a worker (not a local aggregation rule) has a `benchmark:` file:
+    the cost tables and the report's cost table read them."""
+    import re
+
+    missing = []
+    for smk in sorted((REPO / "rules").glob("*.smk")):
+        text = smk.read_text()
+        local = {name.strip().rstrip(",") for block in re.findall(r"^localrules:\n((?:    .*\n)+)", text, flags=re.M)
+                 for name in block.splitlines()}
+        for block in re.split(r"^(?=rule )", text, flags=re.M)[1:]:
+            name = block.split()[1].rstrip(":")
+            body = block.split("\n\n\n")[0]
+            if "shell:" in body and "benchmark:" not in body and name not in local and "localrule: True" not in body:
+                missing.append(f"{smk.name}: {name}")
+    assert not missing
