@@ -25,7 +25,7 @@ def load_runs(results: list[str]) -> pd.DataFrame:
             raise InputError(f"a bench result must be a .csv file, got {quote(str(res))}")
         tim = timing_file(str(res))
         if not Path(tim).is_file():
-            raise InputError(f"no timing file beside {quote(str(res))} (expected {quote(tim)})")
+            raise InputError(f"no timing file {quote(Path(tim).name)} beside this bench result", res)
         a, b = read_table(res), read_table(tim)
         if len(a) != len(b) or list(a["name"].astype(str)) != list(b["name"].astype(str)):
             raise InputError(f"timing file {tim} does not match {res} row by row")
