@@ -39,8 +39,8 @@ def write_rows(path: str | Path, rows: list[list]) -> None:
 
 
 def describe(err: InputError, label: str) -> str:
-    """`LABEL:LINE: reason` of an unreadable input."""
-    return f"{label}:{err.line}: {err.message}" if err.line is not None else f"{label}: {err.message}"
+    """`LABEL:LINE: reason` of an unreadable input (located as InputError locates it)."""
+    return str(InputError(err.message, label, err.line))
 
 
 def marker_of(path: str | Path, comment: str) -> str | None:

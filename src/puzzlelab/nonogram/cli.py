@@ -193,11 +193,10 @@ def _chunk(items: list, spec: str | None) -> list:
 
 
 def _parse(args) -> int:
-    from .formats import FORMATS
+    from .formats import check_format
     from .instances import parse
 
-    if args.format is not None and args.format not in FORMATS:
-        raise InputError(f"unknown format {quote(args.format)}; choose one of {', '.join(FORMATS)}")
+    check_format(args.format)  # before any file: with --unreadable it would be a row per file
     done = parse(args.paths, args.out, unreadable=args.unreadable, fmt=args.format, limit=args.limit)
     print(f"{done['puzzles']} puzzles written to {done['out']}"
           + (f"; {done['unreadable']} files unreadable (see {args.unreadable})" if done["unreadable"] else ""))

@@ -87,11 +87,16 @@ def split_spec(spec: str) -> tuple[str, str | None]:
     return path, sel
 
 
+def check_format(fmt: str | None) -> None:
+    """An unknown --format is the user's error, named with the choices."""
+    if fmt is not None and fmt not in FORMATS:
+        raise InputError(f"unknown format {quote(fmt)}; choose one of {', '.join(FORMATS)}")
+
+
 def load(spec: str, fmt: str | None = None) -> list[Puzzle]:
     """The puzzles in `spec` (a path, or `path#N` / `path#id` for one puzzle of a collection)."""
     path, sel = split_spec(str(spec))
-    if fmt is not None and fmt not in FORMATS:
-        raise InputError(f"unknown format {quote(fmt)}; choose one of {', '.join(FORMATS)}")
+    check_format(fmt)
     p = Path(path)
     text = read_text(p)
     if fmt is None:
