@@ -21,20 +21,16 @@ for _file, _reason in BALDA_MISSING:
 localrules:
     balda_dictionary_table,
     balda_dictionary_lengths,
-    balda_dictionary_scorecard,
     balda_search_speed_table,
     balda_search_speed_times,
     balda_search_speed_summary,
-    balda_search_speed_scorecard,
     balda_alphabeta_table,
     balda_alphabeta_times,
     balda_alphabeta_branching,
     balda_alphabeta_summary,
-    balda_alphabeta_scorecard,
     balda_tournament_table,
     balda_tournament_summary,
     balda_tournament_times,
-    balda_tournament_scorecard,
 
 
 # --- balda_dictionary: the built-in list from pymorphy3's OpenCorpora lexicon, beside the corpora ------
@@ -141,6 +137,7 @@ rule balda_dictionary_lengths:
             labels={"figure": "word length distribution"},
             caption="../report/balda/dictionary_plot.rst",
         ),
+        scorecard="results/balda_dictionary/scorecard.csv",
     log:
         "results/logs/balda_dictionary/lengths.log",
     benchmark:
@@ -149,25 +146,7 @@ rule balda_dictionary_lengths:
         ENV
     shell:
         "puzzlelab balda report dictionary-lengths {input.build} {input.lists} --csv {output.csv}"
-        " --html {output.html} --svg {output.svg} 2> {log}"
-
-
-rule balda_dictionary_scorecard:
-    input:
-        table=rules.balda_dictionary_lengths.output.csv,
-    output:
-        csv="results/balda_dictionary/scorecard.csv",
-    log:
-        "results/logs/balda_dictionary/scorecard.log",
-    benchmark:
-        "results/benchmarks/balda_dictionary/balda_dictionary_scorecard/all.tsv"
-    conda:
-        ENV
-    params:
-        link=rules.balda_dictionary_lengths.output.html,
-    shell:
-        "puzzlelab balda scorecard balda_dictionary {input.table} --link {params.link}"
-        " --csv {output.csv} 2> {log}"
+        " --html {output.html} --svg {output.svg} --scorecard {output.scorecard} 2> {log}"
 
 
 register_experiment(
@@ -186,7 +165,7 @@ register_determinism(
         rules.balda_dictionary_build.output.json,
     ],
 )
-register_scorecard("balda_dictionary", rules.balda_dictionary_scorecard.output.csv)
+register_scorecard("balda_dictionary", rules.balda_dictionary_lengths.output.scorecard)
 register_unreadable(
     "balda_dictionary",
     expand(rules.balda_parse.output.unreadable, balda_list=list(BALDA_LISTS)),
@@ -303,6 +282,7 @@ rule balda_search_speed_summary:
             labels={"table": "median search time by phase"},
             caption="../report/balda/speed_summary.rst",
         ),
+        scorecard="results/balda_search_speed/scorecard.csv",
     log:
         "results/logs/balda_search_speed/summary.log",
     benchmark:
@@ -311,25 +291,7 @@ rule balda_search_speed_summary:
         ENV
     shell:
         "puzzlelab balda report speed-summary {input.runs} --csv {output.csv} --html {output.html}"
-        " 2> {log}"
-
-
-rule balda_search_speed_scorecard:
-    input:
-        table=rules.balda_search_speed_summary.output.csv,
-    output:
-        csv="results/balda_search_speed/scorecard.csv",
-    log:
-        "results/logs/balda_search_speed/scorecard.log",
-    benchmark:
-        "results/benchmarks/balda_search_speed/balda_search_speed_scorecard/all.tsv"
-    conda:
-        ENV
-    params:
-        link=rules.balda_search_speed_summary.output.html,
-    shell:
-        "puzzlelab balda scorecard balda_search_speed {input.table} --link {params.link}"
-        " --csv {output.csv} 2> {log}"
+        " --scorecard {output.scorecard} 2> {log}"
 
 
 register_experiment(
@@ -343,7 +305,9 @@ register_experiment(
     ],
 )
 register_determinism("balda_search_speed", rules.balda_search_speed_table.input.runs)
-register_scorecard("balda_search_speed", rules.balda_search_speed_scorecard.output.csv)
+register_scorecard(
+    "balda_search_speed", rules.balda_search_speed_summary.output.scorecard
+)
 
 
 rule balda_search_speed:
@@ -420,6 +384,9 @@ rule balda_alphabeta_table:
 rule balda_alphabeta_branching:
     input:
         runs=rules.balda_alphabeta_table.input.runs,
+        timings=expand(
+            rules.balda_alphabeta_run.output.timing, balda_ab=sorted(BALDA_AB)
+        ),
     output:
         csv="results/balda_alphabeta/branching.csv",
         html=report(
@@ -429,6 +396,7 @@ rule balda_alphabeta_branching:
             labels={"table": "effective branching factor"},
             caption="../report/balda/alphabeta_branching.rst",
         ),
+        scorecard="results/balda_alphabeta/scorecard.csv",
     log:
         "results/logs/balda_alphabeta/branching.log",
     benchmark:
@@ -437,7 +405,7 @@ rule balda_alphabeta_branching:
         ENV
     shell:
         "puzzlelab balda report alphabeta-branching {input.runs} --csv {output.csv}"
-        " --html {output.html} 2> {log}"
+        " --html {output.html} --scorecard {output.scorecard} 2> {log}"
 
 
 rule balda_alphabeta_times:
@@ -497,25 +465,6 @@ rule balda_alphabeta_summary:
         " --html {output.html} 2> {log}"
 
 
-rule balda_alphabeta_scorecard:
-    input:
-        branching=rules.balda_alphabeta_branching.output.csv,
-        summary=rules.balda_alphabeta_summary.output.csv,
-    output:
-        csv="results/balda_alphabeta/scorecard.csv",
-    log:
-        "results/logs/balda_alphabeta/scorecard.log",
-    benchmark:
-        "results/benchmarks/balda_alphabeta/balda_alphabeta_scorecard/all.tsv"
-    conda:
-        ENV
-    params:
-        link=rules.balda_alphabeta_branching.output.html,
-    shell:
-        "puzzlelab balda scorecard balda_alphabeta {input.branching} {input.summary}"
-        " --link {params.link} --csv {output.csv} 2> {log}"
-
-
 register_experiment(
     "balda_alphabeta",
     BALDA_CATEGORY,
@@ -529,7 +478,7 @@ register_experiment(
     ],
 )
 register_determinism("balda_alphabeta", rules.balda_alphabeta_table.input.runs)
-register_scorecard("balda_alphabeta", rules.balda_alphabeta_scorecard.output.csv)
+register_scorecard("balda_alphabeta", rules.balda_alphabeta_branching.output.scorecard)
 
 
 rule balda_alphabeta:
@@ -613,6 +562,7 @@ rule balda_tournament_summary:
             labels={"table": "wins, draws, losses per pair of depths"},
             caption="../report/balda/tournament_summary.rst",
         ),
+        scorecard="results/balda_tournament/scorecard.csv",
     log:
         "results/logs/balda_tournament/summary.log",
     benchmark:
@@ -621,7 +571,7 @@ rule balda_tournament_summary:
         ENV
     shell:
         "puzzlelab balda report tournament-summary {input.runs} --csv {output.csv}"
-        " --html {output.html} 2> {log}"
+        " --html {output.html} --scorecard {output.scorecard} 2> {log}"
 
 
 rule balda_tournament_times:
@@ -650,24 +600,6 @@ rule balda_tournament_times:
         " --html {output.html} 2> {log}"
 
 
-rule balda_tournament_scorecard:
-    input:
-        table=rules.balda_tournament_summary.output.csv,
-    output:
-        csv="results/balda_tournament/scorecard.csv",
-    log:
-        "results/logs/balda_tournament/scorecard.log",
-    benchmark:
-        "results/benchmarks/balda_tournament/balda_tournament_scorecard/all.tsv"
-    conda:
-        ENV
-    params:
-        link=rules.balda_tournament_summary.output.html,
-    shell:
-        "puzzlelab balda scorecard balda_tournament {input.table} --link {params.link}"
-        " --csv {output.csv} 2> {log}"
-
-
 register_experiment(
     "balda_tournament",
     BALDA_CATEGORY,
@@ -678,7 +610,7 @@ register_experiment(
     ],
 )
 register_determinism("balda_tournament", rules.balda_tournament_table.input.runs)
-register_scorecard("balda_tournament", rules.balda_tournament_scorecard.output.csv)
+register_scorecard("balda_tournament", rules.balda_tournament_summary.output.scorecard)
 
 
 rule balda_tournament:

@@ -39,6 +39,9 @@ EFFECTIVE_CONFIG = str(effective_config_path(config))
 
 EXPERIMENTS = {}  # experiment -> {"category": str, "targets": [paths]}
 DETERMINISM = {}  # experiment -> [reproducible artifact paths of its solve jobs]
+DETERMINISM_RECORD = (
+    "results/determinism/{experiment}.json"  # rule determinism's output
+)
 SKIPPED = []  # [experiment, what, reason] rows for the report
 SCORECARDS = {}  # experiment -> its scorecard rows (CSV, lab.scorecard.COLUMNS)
 UNREADABLE = (
@@ -83,7 +86,7 @@ def experiment_inputs(name):
         targets.append(SCORECARDS[name])
     targets += UNREADABLE.get(name, [])
     if DETERMINISM.get(name):
-        targets.append(f"results/determinism/{name}.json")
+        targets += expand(DETERMINISM_RECORD, experiment=name)
     return targets
 
 

@@ -26,7 +26,7 @@ rule determinism:
         # only the artifacts decide a rerun
         config=ancient(EFFECTIVE_CONFIG),
     output:
-        "results/determinism/{experiment}.json",
+        DETERMINISM_RECORD,
     log:
         "results/logs/determinism/{experiment}.log",
     benchmark:

@@ -1,5 +1,7 @@
 # Nonograms: the benchmark over every corpus (ours + the shared ones), the reference solver beside it,
 # and the ablation of the article's optimisations. Helpers: src/puzzlelab/nonogram/pipeline.py.
+import shlex
+
 from puzzlelab.nonogram import pipeline as nonogram_pl
 from puzzlelab.nonogram.reference import find as nonogram_find_reference
 
@@ -7,7 +9,6 @@ NB = config["nonogram_bench"]
 NA = config["nonogram_ablation"]
 NONOGRAM_ROOT = CORPORA if HAVE_CORPORA else Path(config["corpora_dir"])
 NB_NAMES = nonogram_pl.corpus_names(NB, NONOGRAM_ROOT)
-NB_SOLVE = nonogram_pl.solve_files("nonogram_bench", NB, NONOGRAM_ROOT)
 NB_REF_EXE = nonogram_find_reference(
     config.get("reference_solvers", {}).get("pbnsolve", "")
 )
@@ -16,15 +17,9 @@ NB_REF_CORPORA = [
     for n in NB_NAMES
     if NB.get("reference", True) and n not in NB.get("reference_skip", [])
 ]
-NB_REF = (
-    nonogram_pl.reference_files(NB, NONOGRAM_ROOT, NB_REF_CORPORA) if NB_REF_EXE else []
-)
+NB_JOBS = nonogram_pl.jobs(NB, NONOGRAM_ROOT)
 NA_VARIANTS = NA.get("variants", ["base"])
-NA_RESULTS = [
-    f
-    for v in NA_VARIANTS
-    for f in nonogram_pl.solve_files("nonogram_ablation", NA, NONOGRAM_ROOT, variant=v)
-]
+NA_JOBS = nonogram_pl.jobs(NA, NONOGRAM_ROOT, variants=NA_VARIANTS)
 
 for _name, _reason in nonogram_pl.corpora(NB, NONOGRAM_ROOT)[1]:
     skip("nonogram_bench", _name, _reason)
@@ -50,7 +45,6 @@ localrules:
     nonogram_bench_summary,
     nonogram_bench_heaviest,
     nonogram_bench_reference_table,
-    nonogram_bench_scorecard,
     nonogram_ablation_tables,
 
 
@@ -68,11 +62,14 @@ rule nonogram_generate:
         mem_mb=mem_mb_for("nonogram_generate"),
         runtime=runtime_for("nonogram_generate"),
     params:
-        opts=lambda wc: nonogram_pl.gen_options(
-            config[wc.nonogram_exp], wc.nonogram_corpus
-        ),
+        **{
+            k: nonogram_pl.param(config, NONOGRAM_ROOT, nonogram_pl.generate_fields, k)
+            for k in ["size", "density", "colors", "puzzles", "seed", "style", "scale"]
+        },
     shell:
-        "puzzlelab nonogram generate {params.opts} --out {output} > {log} 2>&1"
+        "puzzlelab nonogram generate --size {params.size} --density {params.density}"
+        " --colors {params.colors} --count {params.puzzles} --seed {params.seed}"
+        " --style {params.style} --scale {params.scale} --out {output} > {log} 2>&1"
 
 
 rule nonogram_parse:
@@ -93,17 +90,40 @@ rule nonogram_parse:
         paths=lambda wc: nonogram_pl.source_paths(
             config[wc.nonogram_exp], NONOGRAM_ROOT, wc.nonogram_corpus
         ),
-        opts=lambda wc: nonogram_pl.parse_options(
-            config[wc.nonogram_exp], NONOGRAM_ROOT, wc.nonogram_corpus
+        format=nonogram_pl.param(
+            config, NONOGRAM_ROOT, nonogram_pl.parse_fields, "format"
+        ),
+        limit=nonogram_pl.param(
+            config, NONOGRAM_ROOT, nonogram_pl.parse_fields, "limit"
         ),
     shell:
-        "puzzlelab nonogram parse {params.paths} {params.opts}"
+        "puzzlelab nonogram parse {params.paths} --format {params.format} --limit {params.limit}"
         " --out {output.instances} --unreadable {output.unreadable} > {log} 2>&1"
+
+
+# the puzzle file each corpus's jobs read: the generated corpus or the parse step's instances
+NONOGRAM_CORPUS_FILES = {
+    exp: {
+        name: expand(
+            (
+                rules.nonogram_generate.output[0]
+                if name in nonogram_pl.generated(config[exp])
+                else rules.nonogram_parse.output.instances
+            ),
+            nonogram_exp=exp,
+            nonogram_corpus=name,
+        )[0]
+        for name in nonogram_pl.corpus_names(config[exp], NONOGRAM_ROOT)
+    }
+    for exp in ["nonogram_bench", "nonogram_ablation"]
+}
+NB_FILES = NONOGRAM_CORPUS_FILES["nonogram_bench"]
+NA_FILES = NONOGRAM_CORPUS_FILES["nonogram_ablation"]
 
 
 rule nonogram_bench_solve:
     input:
-        lambda wc: nonogram_pl.corpus_inputs("nonogram_bench", NB, wc.nonogram_corpus),
+        lambda wc: NB_FILES[wc.nonogram_corpus],
     output:
         result="results/nonogram_bench/solve/{nonogram_corpus}.{nonogram_chunk}.csv",
         timing="results/nonogram_bench/solve/{nonogram_corpus}.{nonogram_chunk}.timing.csv",
@@ -118,21 +138,24 @@ rule nonogram_bench_solve:
         mem_mb=mem_mb_for("nonogram_bench_solve"),
         runtime=runtime_for("nonogram_bench_solve"),
     params:
-        paths=lambda wc: nonogram_pl.paths_of(
-            "nonogram_bench", NB, NONOGRAM_ROOT, wc.nonogram_corpus
-        ),
-        opts=lambda wc: nonogram_pl.bench_options(
-            NB, NONOGRAM_ROOT, wc.nonogram_corpus, int(wc.nonogram_chunk)
-        ),
+        **{
+            k: nonogram_pl.param(
+                config, NONOGRAM_ROOT, nonogram_pl.bench_fields, k, "nonogram_bench"
+            )
+            for k in ["max_solutions", "timeout", "work_limit", "chunks"]
+        },
+        paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
     shell:
-        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {params.paths} {params.opts}"
+        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {params.paths}"
+        " --max-solutions {params.max_solutions} --timeout {params.timeout}"
+        " --work-limit {params.work_limit} --chunk {wildcards.nonogram_chunk}/{params.chunks}"
         " --corpus {wildcards.nonogram_corpus}"
         " --out {output.result} --timing {output.timing} > {log} 2>&1"
 
 
 rule nonogram_bench_reference:
     input:
-        lambda wc: nonogram_pl.corpus_inputs("nonogram_bench", NB, wc.nonogram_corpus),
+        lambda wc: NB_FILES[wc.nonogram_corpus],
     output:
         "results/nonogram_bench/reference/{nonogram_corpus}.{nonogram_chunk}.timing.csv",
     log:
@@ -146,22 +169,41 @@ rule nonogram_bench_reference:
         mem_mb=mem_mb_for("nonogram_bench_reference"),
         runtime=runtime_for("nonogram_bench_reference"),
     params:
+        **{
+            k: nonogram_pl.param(
+                config,
+                NONOGRAM_ROOT,
+                nonogram_pl.reference_fields,
+                k,
+                "nonogram_bench",
+            )
+            for k in ["timeout", "chunks"]
+        },
         exe=NB_REF_EXE or "",
-        paths=lambda wc: nonogram_pl.paths_of(
-            "nonogram_bench", NB, NONOGRAM_ROOT, wc.nonogram_corpus
-        ),
-        opts=lambda wc: nonogram_pl.reference_options(
-            NB, NONOGRAM_ROOT, wc.nonogram_corpus, int(wc.nonogram_chunk)
-        ),
+        paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
     shell:
-        "puzzlelab nonogram reference {params.paths} --solver {params.exe:q} {params.opts}"
+        "puzzlelab nonogram reference {params.paths} --solver {params.exe:q}"
+        " --timeout {params.timeout} --chunk {wildcards.nonogram_chunk}/{params.chunks}"
         " --corpus {wildcards.nonogram_corpus} --out {output} > {log} 2>&1"
+
+
+NB_SOLVE = expand(rules.nonogram_bench_solve.output.result, zip, **NB_JOBS)
+NB_TIMINGS = expand(rules.nonogram_bench_solve.output.timing, zip, **NB_JOBS)
+NB_REF = (
+    expand(
+        rules.nonogram_bench_reference.output[0],
+        zip,
+        **nonogram_pl.jobs(NB, NONOGRAM_ROOT, names=NB_REF_CORPORA),
+    )
+    if NB_REF_EXE
+    else []
+)
 
 
 rule nonogram_bench_summary:
     input:
         results=NB_SOLVE,
-        timings=[nonogram_pl.timing_file(f) for f in NB_SOLVE],
+        timings=NB_TIMINGS,
     output:
         csv="results/nonogram_bench/summary.timing.csv",
         html=report(
@@ -192,7 +234,7 @@ rule nonogram_bench_summary:
 rule nonogram_bench_heaviest:
     input:
         results=NB_SOLVE,
-        timings=[nonogram_pl.timing_file(f) for f in NB_SOLVE],
+        timings=NB_TIMINGS,
     output:
         csv="results/nonogram_bench/heaviest.timing.csv",
         html=report(
@@ -216,7 +258,7 @@ rule nonogram_bench_heaviest:
 rule nonogram_bench_reference_table:
     input:
         results=NB_SOLVE,
-        timings=[nonogram_pl.timing_file(f) for f in NB_SOLVE],
+        timings=NB_TIMINGS,
         reference=NB_REF,
     output:
         csv="results/nonogram_bench/reference.timing.csv",
@@ -227,6 +269,7 @@ rule nonogram_bench_reference_table:
             labels={"table": "ours beside pbnsolve"},
             caption="../report/nonogram/bench_reference.rst",
         ),
+        scorecard="results/nonogram_bench/scorecard.csv",
     log:
         "results/logs/nonogram_bench/reference_table.log",
     benchmark:
@@ -235,49 +278,23 @@ rule nonogram_bench_reference_table:
         ENV
     params:
         why=NB_REF_WHY,
+        summary=rules.nonogram_bench_summary.output.html,
+        heaviest=rules.nonogram_bench_heaviest.output.html,
     shell:
         "puzzlelab nonogram report reference {input.results} --reference {input.reference}"
         " --solver pbnsolve --unavailable={params.why:q}"
-        " --csv {output.csv} --html {output.html} > {log} 2>&1"
-
-
-rule nonogram_bench_scorecard:
-    input:
-        results=NB_SOLVE,
-        timings=[nonogram_pl.timing_file(f) for f in NB_SOLVE],
-        reference=NB_REF,
-    output:
-        csv="results/nonogram_bench/scorecard.csv",
-        html="results/nonogram_bench/scorecard.timing.html",
-    log:
-        "results/logs/nonogram_bench/scorecard.log",
-    benchmark:
-        "results/benchmarks/nonogram_bench/nonogram_bench_scorecard/all.tsv"
-    conda:
-        ENV
-    params:
-        why=NB_REF_WHY,
-        links=" ".join(
-            [
-                rules.nonogram_bench_summary.output.html,
-                rules.nonogram_bench_heaviest.output.html,
-                rules.nonogram_bench_reference_table.output.html,
-            ]
-        ),
-    shell:
-        "puzzlelab nonogram report scorecard {input.results} --reference {input.reference}"
-        " --solver pbnsolve --unavailable={params.why:q} --link {params.links}"
-        " --csv {output.csv} --html {output.html} > {log} 2>&1"
+        " --csv {output.csv} --html {output.html}"
+        " --scorecard {output.scorecard} --link {params.summary} {params.heaviest} > {log} 2>&1"
 
 
 rule nonogram_bench_gallery:
     input:
-        results=lambda wc: nonogram_pl.solve_files(
-            "nonogram_bench", NB, NONOGRAM_ROOT, names=[wc.nonogram_corpus]
+        results=lambda wc: expand(
+            rules.nonogram_bench_solve.output.result,
+            zip,
+            **nonogram_pl.jobs(NB, NONOGRAM_ROOT, names=[wc.nonogram_corpus]),
         ),
-        corpus=lambda wc: nonogram_pl.corpus_inputs(
-            "nonogram_bench", NB, wc.nonogram_corpus
-        ),
+        corpus=lambda wc: NB_FILES[wc.nonogram_corpus],
     output:
         report(
             "results/nonogram_bench/gallery/{nonogram_corpus}.svg",
@@ -296,9 +313,7 @@ rule nonogram_bench_gallery:
         mem_mb=mem_mb_for("nonogram_bench_gallery"),
         runtime=runtime_for("nonogram_bench_gallery"),
     params:
-        paths=lambda wc: nonogram_pl.paths_of(
-            "nonogram_bench", NB, NONOGRAM_ROOT, wc.nonogram_corpus
-        ),
+        paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
         n=NB.get("gallery", 4),
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab nonogram gallery {input.results}"
@@ -308,9 +323,7 @@ rule nonogram_bench_gallery:
 
 rule nonogram_ablation_solve:
     input:
-        lambda wc: nonogram_pl.corpus_inputs(
-            "nonogram_ablation", NA, wc.nonogram_corpus
-        ),
+        lambda wc: NA_FILES[wc.nonogram_corpus],
     output:
         result="results/nonogram_ablation/solve/{nonogram_variant}/{nonogram_corpus}.{nonogram_chunk}.csv",
         timing="results/nonogram_ablation/solve/{nonogram_variant}/{nonogram_corpus}.{nonogram_chunk}.timing.csv",
@@ -325,23 +338,30 @@ rule nonogram_ablation_solve:
         mem_mb=mem_mb_for("nonogram_ablation_solve"),
         runtime=runtime_for("nonogram_ablation_solve"),
     params:
-        paths=lambda wc: nonogram_pl.paths_of(
-            "nonogram_ablation", NA, NONOGRAM_ROOT, wc.nonogram_corpus
-        ),
-        opts=lambda wc: nonogram_pl.bench_options(
-            NA, NONOGRAM_ROOT, wc.nonogram_corpus, int(wc.nonogram_chunk)
-        ),
-        flags=lambda wc: nonogram_pl.VARIANT_FLAGS[wc.nonogram_variant],
+        **{
+            k: nonogram_pl.param(
+                config, NONOGRAM_ROOT, nonogram_pl.bench_fields, k, "nonogram_ablation"
+            )
+            for k in ["max_solutions", "timeout", "work_limit", "chunks"]
+        },
+        paths=lambda wc: shlex.quote(NA_FILES[wc.nonogram_corpus]),
+        switch=lambda wc: nonogram_pl.VARIANT_FLAGS[wc.nonogram_variant],
     shell:
-        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {params.paths} {params.opts} {params.flags}"
+        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {params.paths}"
+        " --max-solutions {params.max_solutions} --timeout {params.timeout}"
+        " --work-limit {params.work_limit} --chunk {wildcards.nonogram_chunk}/{params.chunks}"
+        " {params.switch}"
         " --corpus {wildcards.nonogram_corpus}"
         " --out {output.result} --timing {output.timing} > {log} 2>&1"
+
+
+NA_RESULTS = expand(rules.nonogram_ablation_solve.output.result, zip, **NA_JOBS)
 
 
 rule nonogram_ablation_tables:
     input:
         results=NA_RESULTS,
-        timings=[nonogram_pl.timing_file(f) for f in NA_RESULTS],
+        timings=expand(rules.nonogram_ablation_solve.output.timing, zip, **NA_JOBS),
     output:
         csv="results/nonogram_ablation/speedups.timing.csv",
         html=report(
@@ -380,9 +400,16 @@ register_experiment(
     ]
     + expand(rules.nonogram_bench_gallery.output[0], nonogram_corpus=NB_NAMES),
 )
-register_scorecard("nonogram_bench", rules.nonogram_bench_scorecard.output.csv)
+register_scorecard(
+    "nonogram_bench", rules.nonogram_bench_reference_table.output.scorecard
+)
 register_unreadable(
-    "nonogram_bench", nonogram_pl.unreadable_files("nonogram_bench", NB, NONOGRAM_ROOT)
+    "nonogram_bench",
+    expand(
+        rules.nonogram_parse.output.unreadable,
+        nonogram_exp="nonogram_bench",
+        nonogram_corpus=nonogram_pl.parsed_names(NB, NONOGRAM_ROOT),
+    ),
 )
 register_determinism("nonogram_bench", NB_SOLVE)
 register_experiment(
@@ -395,11 +422,19 @@ register_experiment(
 )
 register_unreadable(
     "nonogram_ablation",
-    nonogram_pl.unreadable_files("nonogram_ablation", NA, NONOGRAM_ROOT),
+    expand(
+        rules.nonogram_parse.output.unreadable,
+        nonogram_exp="nonogram_ablation",
+        nonogram_corpus=nonogram_pl.parsed_names(NA, NONOGRAM_ROOT),
+    ),
 )
 register_determinism(
     "nonogram_ablation",
-    nonogram_pl.solve_files("nonogram_ablation", NA, NONOGRAM_ROOT, variant="base"),
+    expand(
+        rules.nonogram_ablation_solve.output.result,
+        zip,
+        **nonogram_pl.jobs(NA, NONOGRAM_ROOT, variants=["base"]),
+    ),
 )
 
 

@@ -78,7 +78,7 @@ rule cost_table:
 
 rule determinism_summary:
     input:
-        lambda wc: [f"results/determinism/{name}.json" for name in sorted(DETERMINISM)],
+        lambda wc: expand(rules.determinism.output[0], experiment=sorted(DETERMINISM)),
     output:
         csv="results/report/determinism.csv",
         html=report(

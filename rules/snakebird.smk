@@ -124,10 +124,12 @@ rule snakebird_reference:
         " --out {output.json} --timing {output.timing} 2> {log}"
 
 
-SB_RUNS = [f"results/snakebird_levels/runs/{key}.json" for key in sorted(SB_JOBS)]
-SB_REF_RUNS = [
-    f"results/snakebird_levels/reference/{name}.json" for name in sorted(SB_REFS)
-]
+SB_RUNS = snakebird_per_level(rules.snakebird_solve.output.json, SB_JOBS)
+SB_TIMINGS = snakebird_per_level(rules.snakebird_solve.output.timing, SB_JOBS)
+SB_REF_RUNS = expand(rules.snakebird_reference.output.json, sblevel=sorted(SB_REFS))
+SB_REF_TIMINGS = expand(
+    rules.snakebird_reference.output.timing, sblevel=sorted(SB_REFS)
+)
 SB_HAVE_PUBLIC = HAVE_CORPORA and SB_PUBLIC_LAYERS.exists()
 
 
@@ -141,9 +143,9 @@ SB_PUBLIC_ARG = f"--public-layers {SB_PUBLIC_LAYERS}" if SB_HAVE_PUBLIC else ""
 rule snakebird_levels_table:
     input:
         runs=SB_RUNS,
-        timings=[r.replace(".json", ".timing.json") for r in SB_RUNS],
+        timings=SB_TIMINGS,
         refs=SB_REF_RUNS,
-        ref_timings=[r.replace(".json", ".timing.json") for r in SB_REF_RUNS],
+        ref_timings=SB_REF_TIMINGS,
         public=[str(SB_PUBLIC_LAYERS)] if SB_HAVE_PUBLIC else [],
     output:
         csv="results/snakebird_levels/levels.csv",
@@ -181,9 +183,9 @@ rule snakebird_levels_table:
 rule snakebird_levels_time_table:
     input:
         runs=SB_RUNS,
-        timings=[r.replace(".json", ".timing.json") for r in SB_RUNS],
+        timings=SB_TIMINGS,
         refs=SB_REF_RUNS,
-        ref_timings=[r.replace(".json", ".timing.json") for r in SB_REF_RUNS],
+        ref_timings=SB_REF_TIMINGS,
     output:
         csv="results/snakebird_levels/levels.timing.csv",
         html=report(

@@ -98,29 +98,27 @@ def test_deterministic_tables_hold_no_times_and_timing_tables_do(run_cli, tmp_pa
 
 def test_scorecard_rows_of_every_experiment(run_cli, tmp_path, runs):
     ab = [runs / f"ab_{v}.json" for v in ("minimax", "ordered", "pruned")]
-    table(run_cli, tmp_path, "speed-summary", [runs / "speed.json"])
-    table(run_cli, tmp_path, "alphabeta-branching", ab)
-    table(run_cli, tmp_path, "alphabeta-summary", ab)
-    table(run_cli, tmp_path, "tournament-summary", [runs / "tour.json"])
     record = tmp_path / "builtin.json"
     assert run_cli("balda", "parse", EN, "--name", "builtin", "--words", tmp_path / "builtin.txt",
                    "--out", record)[0] == 0
     build = tmp_path / "build.json"
     build.write_text(json.dumps({"stats": {}}), encoding="utf-8")
-    table(run_cli, tmp_path, "dictionary", [build, record])
-    table(run_cli, tmp_path, "dictionary-lengths", [build, record], svg=True)
-    inputs = {"balda_dictionary": ["dictionary-lengths.csv"], "balda_search_speed": ["speed-summary.csv"],
-              "balda_alphabeta": ["alphabeta-branching.csv", "alphabeta-summary.csv"],
-              "balda_tournament": ["tournament-summary.csv"]}
+    # the table that closes each experiment writes its rows with --scorecard; they point to its --html
+    tables = {"dictionary-lengths": [build, record], "speed-summary": [runs / "speed.json"],
+              "alphabeta-branching": ab, "tournament-summary": [runs / "tour.json"]}
     rows = []
-    for experiment, names in inputs.items():
-        out = tmp_path / f"{experiment}.scorecard.csv"
-        code, _, err = run_cli("balda", "scorecard", experiment, *[tmp_path / n for n in names],
-                               "--link", f"results/{experiment}/x.html", "--csv", out)
+    for name, inputs in tables.items():
+        out, html = tmp_path / f"{name}.scorecard.csv", tmp_path / f"{name}.html"
+        code, _, err = run_cli("balda", "report", name, *inputs, "--csv", tmp_path / f"{name}.csv", "--html", html,
+                               "--scorecard", out)
         assert code == 0, err
         df = pd.read_csv(out, keep_default_na=False, dtype=str)
-        assert list(df.columns) == COLUMNS and len(df) >= 1
+        assert list(df.columns) == COLUMNS and len(df) >= 1 and set(df["link"]) == {str(html)}
         rows.append(df)
+    code, _, err = run_cli("balda", "report", "speed", runs / "speed.json", "--csv", tmp_path / "s.csv",
+                           "--html", tmp_path / "s.html", "--scorecard", tmp_path / "no.csv")
+    assert code == 2 and "decides no scorecard rows" in err and "speed-summary" in err
+    assert not (tmp_path / "no.csv").exists()
     card = pd.concat(rows)
     assert len(card) >= 4 and set(card["seed"]) == {"003"} and set(card["verdict"]) <= set(VERDICTS)
     assert (card["ours"] != "").all() and (card["article"] != "").all()

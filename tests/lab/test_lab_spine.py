@@ -319,3 +319,16 @@ def test_every_job_rule_measures_its_cost():
             if "shell:" in body and "benchmark:" not in body and name not in local and "localrule: True" not in body:
                 missing.append(f"{smk.name}: {name}")
     assert not missing
+
+
+def test_helpers_build_no_result_path():
+    """Paths under results/ are spelled once, in the rule that writes them: the Snakemake helpers in
+    src/ return jobs and wildcards (or fill a pattern they are handed), never a `results/...` path."""
+    import re
+
+    helpers = sorted((REPO / "src" / "puzzlelab").rglob("pipeline.py"))
+    assert len(helpers) >= 5
+    spelled = [f"{p.relative_to(REPO)}:{n}" for p in helpers
+               for n, line in enumerate(p.read_text().splitlines(), 1)
+               if re.search(r"""["'](results/|\{[^}]*\}/(solve|runs|instances|corpus)/)""", line)]
+    assert not spelled

@@ -14,6 +14,7 @@ import json
 import numpy as np
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import REPO
 from fuzz_support import Scratch, assert_clean, fuzz_settings, mutated, run_forked
@@ -97,3 +98,50 @@ def test_seed_files_solve(scratch, family):
     """The unmutated seeds themselves: exit 0 and a valid answer (the fuzz families start from these)."""
     for f in FAMILIES[family][0]:
         check_case(scratch, family, (DATA / f).read_bytes())
+
+
+def _instance_seed() -> bytes:
+    """A canonical instance file (the parse step's output) of two project puzzles, one in colour."""
+    from puzzlelab.nonogram.formats import instance
+
+    return instance.write(load(str(DATA / "heart.non")) + load(str(DATA / "mushroom.xml"))).encode()
+
+
+@fuzz_settings()
+@given(data=mutated([_instance_seed()]))
+def test_instance_reader_survives_mutations(scratch, data):
+    """The parse step's own format, read back by every solve job: a mutated .nonjson is solved or named."""
+    path = scratch.write("x.nonjson", data)
+    outcome = run_forked(["nonogram", "solve", f"{path}#1", "--timeout", "2", "--json"])
+    if assert_clean(outcome, path, data) == "ok":
+        doc = json.loads(outcome.stdout)
+        assert doc["status"] in STATUSES
+        puzzle = load(f"{path}#1")[0]
+        assert all(satisfies(puzzle, np.array(s)) for s in doc["solutions"]), data[:300]
+
+
+PARSE_SEEDS = [(family, (DATA / f).read_bytes()) for family, (files, *_rest) in sorted(FAMILIES.items())
+               for f in files]
+
+
+@fuzz_settings()
+@given(case=st.sampled_from(PARSE_SEEDS).flatmap(
+    lambda seed: mutated([seed[1]]).map(lambda data: (seed[0], data))))
+def test_parse_step_turns_a_bad_file_into_a_row(scratch, case):
+    """`nonogram parse FILE --unreadable CSV` (the pipeline's parse step) never fails on a bad file: it
+    exits 0 with either the file's puzzles in --out (read back whole) or one located row in the CSV."""
+    import csv
+
+    family, data = case
+    _, name, fmt, _ = FAMILIES[family]
+    path = scratch.write(name, data)
+    out, bad = scratch.root / "out.nonjson", scratch.root / "bad.csv"
+    argv = ["nonogram", "parse", str(path), "--out", str(out), "--unreadable", str(bad)]
+    outcome = run_forked(argv + (["--format", fmt] if fmt else []))
+    assert assert_clean(outcome, path, data) == "ok", outcome.stderr[-500:]
+    rows = list(csv.DictReader(bad.open(encoding="utf-8")))
+    puzzles = load(str(out))
+    assert len(rows) <= 1 and not (rows and puzzles), (rows, len(puzzles))  # the file, or its row
+    for row in rows:
+        assert row["path"] == str(path) and row["reason"] and "\n" not in row["reason"]
+        assert row["line"] == "" or int(row["line"]) >= 1

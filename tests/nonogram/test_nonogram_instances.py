@@ -46,6 +46,18 @@ def test_limit_counts_puzzles_as_bench_does(run_cli, tmp_path):
     assert len(load(str(out))) == 3
 
 
+def test_defaults_can_be_written_out(run_cli, tmp_path):
+    """`--format auto --limit all` (the pipeline's spelling of the defaults) read exactly as no flags."""
+    plain, spelled = tmp_path / "plain.nonjson", tmp_path / "spelled.nonjson"
+    assert run_cli("nonogram", "parse", DATA, "--out", plain)[0] == 0
+    assert run_cli("nonogram", "parse", DATA, "--format", "auto", "--limit", "all", "--out", spelled)[0] == 0
+    assert spelled.read_bytes() == plain.read_bytes()
+    code, _, err = run_cli("nonogram", "parse", DATA, "--limit", "some", "--out", spelled)
+    assert code == 2 and "--limit" in err and "'some'" in err
+    code, _, err = run_cli("nonogram", "parse", DATA, "--format", "nope", "--out", spelled)
+    assert code == 2 and "auto" in err and "nope" in err
+
+
 @pytest.mark.parametrize("line, reason", [
     ('{"name": "x"}', "exactly the keys"),
     ('{"name":"x","title":"","note":"","palette":["#fff","#000"],"rows":[[[2,1]]],"cols":[[[1,1]]],"goal":[[7]]}',

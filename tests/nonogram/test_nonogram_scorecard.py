@@ -32,7 +32,7 @@ def reference_file(tmp_path, rows):
 
 def scorecard(tmp_path, results, timings, references, unavailable=""):
     out = tmp_path / "scorecard.csv"
-    bench_scorecard(results, references, "pbnsolve", unavailable, LINKS, str(out), str(tmp_path / "scorecard.html"))
+    bench_scorecard(results, references, "pbnsolve", unavailable, LINKS, str(out))
     df = pd.read_csv(out, keep_default_na=False, dtype=str)
     assert list(df.columns) == COLUMNS
     assert set(df["seed"]) == {"002"} and set(df["verdict"]) <= set(VERDICTS)
@@ -101,16 +101,22 @@ def test_rows_say_not_run_here_without_corpora_or_peer(tmp_path):
 
 
 def test_cli_writes_the_rows(tmp_path, run_cli):
+    """`report reference --scorecard`: the rows point to the summary and heaviest tables and to its own page."""
     results, timings = bench_files(tmp_path, OURS)
-    out = tmp_path / "sc.csv"
-    code, _, err = run_cli("nonogram", "report", "scorecard", *results, "--reference", "--link", "s.html", "h.html",
-                           "r.html", "--csv", out, "--html", tmp_path / "sc.html")
+    out, html = tmp_path / "sc.csv", tmp_path / "r.html"
+    code, _, err = run_cli("nonogram", "report", "reference", *results, "--reference", "--link", "s.html", "h.html",
+                           "--csv", tmp_path / "r.csv", "--html", html, "--scorecard", out)
     assert code == 0, err
-    assert "h.html" in (tmp_path / "sc.html").read_text()
     df = pd.read_csv(out, keep_default_na=False, dtype=str)
-    assert len(df) >= 4 and set(df["link"]) == {"s.html", "h.html", "r.html"}
+    assert len(df) >= 4 and set(df["link"]) == {"s.html", "h.html", str(html)}
     peer = df[df["figure"].str.contains("pbnsolve")]
     assert len(peer) == 2 and set(peer["verdict"]) == {"not run here"}
+    code, _, err = run_cli("nonogram", "report", "reference", *results, "--reference", "--csv", tmp_path / "x.csv",
+                           "--html", tmp_path / "x.html", "--scorecard", out)
+    assert code == 2 and "--link SUMMARY HEAVIEST" in err
+    code, _, err = run_cli("nonogram", "report", "summary", *results, "--csv", tmp_path / "x.csv",
+                           "--html", tmp_path / "x.html", "--scorecard", out)
+    assert code == 2 and "decides no scorecard rows" in err
 
 
 def test_report_bench_writes_tables_and_the_svg_figure(tmp_path, run_cli):

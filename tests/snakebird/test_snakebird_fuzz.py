@@ -90,6 +90,32 @@ def test_level_files_solve(scratch, data):
         assert sum(result["layers"]) == result["states"]
 
 
+@fuzz_settings(max(EXAMPLES // 4, 10))
+@given(data=mutated(SEEDS))
+def test_parse_step_marks_a_bad_level(scratch, data):
+    """`snakebird parse LEVEL --unreadable CSV` (the pipeline's parse step) exits 0 on any level: a
+    readable one is written canonically and reads back the same; a bad one gives a marked instance
+    and one located row, and `solve --unreadable-ok` of that instance is a record saying so."""
+    import csv
+
+    path = scratch.write("level.txt", data)
+    out, bad = scratch.root / "level.parsed.txt", scratch.root / "bad.csv"
+    outcome = run_forked(["snakebird", "parse", str(path), "--out", str(out), "--unreadable", str(bad)])
+    assert assert_clean(outcome, path=path, data=data) == "ok", outcome.stderr[-500:]
+    rows = list(csv.DictReader(bad.open(encoding="utf-8")))
+    assert len(rows) <= 1
+    tally["parse " + ("unreadable" if rows else "ok")] += 1
+    if rows:
+        assert rows[0]["path"] == str(path) and rows[0]["reason"] and "\n" not in rows[0]["reason"]
+        outcome = run_forked(["snakebird", "solve", str(out), "--unreadable-ok", "--memory-budget", "64M",
+                              "--json"])
+        assert outcome.code == 0 and "Traceback" not in outcome.stderr.decode("utf-8", "replace")
+    else:  # canonical: parsing the written instance again gives the same bytes
+        again = scratch.root / "again.txt"
+        assert run_forked(["snakebird", "parse", str(out), "--out", str(again)]).code == 0
+        assert again.read_bytes() == out.read_bytes()
+
+
 @fuzz_settings()
 @given(data=mutated([PORTAL_WIN.encode(), PORTAL_WIN.replace(",", "").encode()]), glued=st.booleans())
 def test_move_strings(data, glued):

@@ -34,11 +34,12 @@ REPORT_TABLES = {
 }
 
 
+# The report tables whose --scorecard writes seed 003's rows, and the experiment each one closes.
 SCORECARD_TABLES = {
-    "balda_dictionary": "dictionary-lengths table",
-    "balda_search_speed": "summary timing table",
-    "balda_alphabeta": "branching table, then the summary timing table",
-    "balda_tournament": "summary table",
+    "dictionary-lengths": "balda_dictionary",
+    "speed-summary": "balda_search_speed",
+    "alphabeta-branching": "balda_alphabeta",
+    "tournament-summary": "balda_tournament",
 }
 
 
@@ -179,17 +180,8 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_output_args(p)
     p.set_defaults(handler=_parse)
 
-    p = sub.add_parser("scorecard", help="the seed article's headline figures beside ours, from an "
-                       "experiment's tables (lab.scorecard rows)")
-    p.add_argument("experiment", choices=sorted(SCORECARD_TABLES), metavar="EXPERIMENT",
-                   help="; ".join(f"{k}: {v}" for k, v in SCORECARD_TABLES.items()))
-    p.add_argument("tables", nargs="+", metavar="CSV", help="the experiment's tables, in the order listed")
-    p.add_argument("--link", required=True, help="the report item the figures come from")
-    p.add_argument("--csv", required=True, metavar="FILE", help="write the rows here")
-    p.set_defaults(handler=_scorecard)
-
     add_report_command(sub, REPORT_TABLES, _report, runs_help="artifacts of the runs (each one's .timing.json "
-                       "sibling is read beside it)")
+                       "sibling is read beside it)", scorecard=", ".join(SCORECARD_TABLES))
 
 
 def load(args):
@@ -386,15 +378,8 @@ def _parse(args) -> int:
     return 0
 
 
-def _scorecard(args) -> int:
-    from .report import scorecard
-
-    scorecard(args.experiment, args.tables, args.link, args.csv)
-    return 0
-
-
 def _report(args) -> int:
     from .report import build
 
-    build(args.table, args.runs, csv=args.csv, html=args.html, svg=args.svg)
+    build(args.table, args.runs, csv=args.csv, html=args.html, svg=args.svg, scorecard=args.scorecard)
     return 0

@@ -4,15 +4,18 @@ files: times) are separate tables, so every deterministic output is byte-identic
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from ..lab import canonical
+from ..lab.errors import InputError, quote
 from ..lab.plots import figure, save
+from ..lab.results import timing_path
 from ..lab.scorecard import Row, verdict, write_rows
-from ..lab.tables import write_table
+from ..lab.tables import FLOAT_FORMAT, write_table
 
 SEED = "003"  # the seed article (Hindi, on the Balda 2 solver)
 ARTICLE_SEARCH_US = 1000.0  # the article's arithmetic: "if your program finds all words in 1 ms" ...
@@ -23,20 +26,28 @@ VARIANT_ORDER = ["minimax", "alphabeta", "ordered", "ordered_tt", "pruned", "pru
 EXACT = {"minimax", "alphabeta", "ordered", "ordered_tt"}
 
 
-def timing_path(artifact: str) -> Path:
-    p = Path(artifact)
-    return p.with_name(p.name[: -len(".json")] + ".timing.json")
-
-
 def load_pair(artifact: str) -> tuple[dict, dict]:
     data = canonical.read_json(artifact)
     t = timing_path(artifact)
     return data, (canonical.read_json(t) if t.exists() else {})
 
 
-def build(table: str, runs: list[str], csv: str, html: str, svg: str | None = None) -> None:
-    """Write one of the report tables (`cli.REPORT_TABLES`) of the finished runs, and its figure."""
+def build(table: str, runs: list[str], csv: str, html: str, svg: str | None = None,
+          scorecard: str | None = None) -> None:
+    """Write one of the report tables (`cli.REPORT_TABLES`) of the finished runs, its figure, and the
+    scorecard rows it decides (`cli.SCORECARD_TABLES`; the rows point to the table's --html)."""
+    from .cli import SCORECARD_TABLES
+
+    if scorecard and table not in SCORECARD_TABLES:
+        raise InputError(f"--scorecard: table {quote(table)} decides no scorecard rows; the tables that do: "
+                         + ", ".join(SCORECARD_TABLES))
     TABLES[table](runs, csv, html, svg)
+    if scorecard:
+        frames = [pd.read_csv(csv)]
+        if table == "alphabeta-branching":  # the depth reached in a few seconds, from the same runs
+            frames.append(pd.read_csv(io.StringIO(alphabeta_summary(runs).to_csv(index=False,
+                                                                                float_format=FLOAT_FORMAT))))
+        write_rows(SCORECARDS[SCORECARD_TABLES[table]](frames, html), scorecard)
 
 
 # --- balda_dictionary --------------------------------------------------------------------------------
@@ -378,12 +389,6 @@ TABLES = {"dictionary": dictionary_report, "dictionary-lengths": dictionary_leng
 
 
 # --- scorecard rows (seed 003) -------------------------------------------------------------------------
-
-def scorecard(experiment: str, tables: list[str], link: str, csv: str) -> None:
-    """Write the seed article's rows an experiment's tables decide (`cli.SCORECARD_TABLES`)."""
-    frames = [pd.read_csv(t) for t in tables]
-    write_rows(SCORECARDS[experiment](frames, link), csv)
-
 
 def _dictionary_rows(frames, link) -> list[Row]:
     df = frames[0]

@@ -137,13 +137,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_output_args(p)
     p.set_defaults(handler=_parents)
 
-    r = add_report_command(sub, REPORT_TABLES, _report, runs_help="result files (X.json, with X.timing.json beside)")
+    r = add_report_command(sub, REPORT_TABLES, _report, runs_help="result files (X.json, with X.timing.json beside)",
+                           scorecard="layers, codecs, dedup-time, budget-time, parents")
     r.add_argument("--reference", metavar="FILE",
                    help="layers/depths: the reference_layer_counts.txt of the shared corpora, or `embedded` "
                         "(default: the OEIS rows embedded in the code)")
-    r.add_argument("--scorecard", metavar="FILE",
-                   help="also write the scorecard rows this table supports (layers, codecs, dedup-time, "
-                        "budget-time, parents)")
     r.add_argument("--link", metavar="PATH", help="the report item the scorecard rows point to (default: --html)")
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from puzzlelab.lab import canonical
+from puzzlelab.lab.results import timing_path
 from puzzlelab.lab.scorecard import Row, verdict, write_rows
 from puzzlelab.lab.tables import write_table
 
@@ -22,11 +23,6 @@ from .published import compare_layers, read_reference_file, reference_for
 
 MIB = 1 << 20
 SEED = "000"  # the seed article: the Snakebird solver's compressed BFS
-
-
-def timing_path(path: str | Path) -> Path:
-    p = Path(path)
-    return p.with_name(p.name[: -len(".json")] + ".timing.json")
 
 
 def load(path: str | Path) -> tuple[dict, dict]:

@@ -65,11 +65,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     refine_cli.register(sub)
 
     p = add_report_command(sub, {**search_cli.REPORTS, **mitm_cli.REPORTS, **refine_cli.REPORTS}, _report,
-                           runs_help="result files of the experiment's jobs (`sweep --out`, `mitm --out`)")
+                           runs_help="result files of the experiment's jobs (`sweep --out`, `mitm --out`)",
+                           scorecard="every table")
     p.add_argument("--timings", nargs="*", default=[], metavar="FILE",
                    help="the jobs' timing files, in the order of RUNS")
-    p.add_argument("--scorecard", metavar="FILE",
-                   help="also write the seed article's headline figures beside ours (CSV, lab.scorecard rows)")
     search_cli.add_report_options(p)
     mitm_cli.add_report_options(p)
     refine_cli.add_report_options(p)

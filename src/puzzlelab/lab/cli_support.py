@@ -75,8 +75,10 @@ def add_seed_arg(parser: argparse.ArgumentParser, default: int = 0,
 
 
 def add_report_command(sub, tables: dict[str, str], handler: Callable, svg: bool = True,
-                       runs_help: str = "result files of the runs to tabulate") -> argparse.ArgumentParser:
-    """`report TABLE RUNS... --csv F --html F [--svg F]`, the one shape of every engine's report command."""
+                       runs_help: str = "result files of the runs to tabulate",
+                       scorecard: str | None = None) -> argparse.ArgumentParser:
+    """`report TABLE RUNS... --csv F --html F [--svg F] [--scorecard F]`, the one shape of every engine's
+    report command; `scorecard` names the tables that decide scorecard rows (None: no --scorecard)."""
     p = sub.add_parser("report", help="tabulate (and plot) results: " + ", ".join(tables))
     p.add_argument("table", choices=sorted(tables), metavar="TABLE",
                    help="; ".join(f"{name}: {text}" for name, text in tables.items()))
@@ -85,6 +87,10 @@ def add_report_command(sub, tables: dict[str, str], handler: Callable, svg: bool
     p.add_argument("--html", required=True, metavar="FILE", help="the table as an HTML page for the report")
     if svg:
         p.add_argument("--svg", metavar="FILE", help="the table's figure")
+    if scorecard:
+        p.add_argument("--scorecard", metavar="FILE",
+                       help="also write the seed article's headline figures this table decides, beside ours "
+                            f"(CSV, lab.scorecard rows; tables: {scorecard})")
     p.set_defaults(handler=handler)
     return p
 

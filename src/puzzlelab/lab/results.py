@@ -16,6 +16,12 @@ from . import canonical
 VOLATILE_KEYS = {"time_s", "peak_rss_bytes", "wall_s", "cpu_s", "threads_used"}
 
 
+def timing_path(artifact: str | Path) -> Path:
+    """The timing file written beside an artifact: `X.json` -> `X.timing.json`, `X.csv` -> `X.timing.csv`."""
+    p = Path(artifact)
+    return p.with_name(p.stem + ".timing" + p.suffix)
+
+
 def is_volatile(key: str) -> bool:
     return key in VOLATILE_KEYS or key.endswith(("_time_s", "_per_s")) or key.startswith(("peak_rss", "time_"))
 

@@ -19,17 +19,18 @@ from ..lab.errors import InputError, quote
 REPORT_TABLES = {  # the tables of nonogram.report, described here so `--help` imports no pandas
     "summary": "per corpus: puzzles, statuses, solve times (--svg: the time distribution of each corpus)",
     "heaviest": "the 10 heaviest puzzles of each corpus",
-    "reference": "our CPU times beside the reference solver's, per corpus (--reference, --solver, --unavailable)",
+    "reference": "our CPU times beside the reference solver's, per corpus (--reference, --solver, --unavailable; "
+                 "--scorecard: seed 002's figures, with --link)",
     "ablation": "speed-up of each optimisation; RUNS are the variants' bench CSVs, each in a folder named after "
                 "its variant: base, naive, sweep, no-probing, no-cache (--svg: the speed-ups)",
-    "scorecard": "seed 002's figures beside ours and the reference solver's (--reference, --link)",
 }
 
 
 def _solver_args(p: argparse.ArgumentParser, timeout_default: float | None = None) -> None:
-    from .formats import FORMATS
+    from .formats import AUTO, FORMATS
 
-    p.add_argument("--format", choices=sorted(FORMATS), help="force the input format (default: by extension/content)")
+    p.add_argument("--format", choices=[AUTO, *sorted(FORMATS)],
+                   help="force the input format (default auto: by extension/content)")
     p.add_argument("--max-solutions", type=positive_int, default=2, metavar="N",
                    help="stop after N solutions (default 2: enough to decide uniqueness)")
     add_timeout_arg(p, default=timeout_default, help="wall-clock limit per puzzle in seconds (status `timeout`)")
@@ -42,6 +43,11 @@ def _solver_args(p: argparse.ArgumentParser, timeout_default: float | None = Non
     p.add_argument("--sweep", action="store_true",
                    help="full row/column sweeps instead of the dirty-line queue (ablation)")
     p.add_argument("--no-cache", action="store_true", help="no line-solver cache (ablation)")
+
+
+def _limit(text: str) -> int | None:
+    """--limit N, or `all` (the default: every puzzle)."""
+    return None if text == "all" else positive_int(text)
 
 
 def _options(args):
@@ -76,7 +82,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--timing", metavar="FILE.csv",
                    help="write the time columns here instead of in --out (keeps --out reproducible)")
     p.add_argument("--corpus", help="corpus name for the rows (default: each file's folder name)")
-    p.add_argument("--limit", type=positive_int, metavar="N", help="only the first N puzzles (in file order)")
+    p.add_argument("--limit", type=_limit, metavar="N", help="only the first N puzzles, in file order (default all)")
     p.add_argument("--chunk", metavar="I/N", help="only the I-th of N equal slices of the puzzles (1-based)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--strict", action="store_true", help="stop at the first unreadable file (default: row `error`)")
@@ -110,8 +116,8 @@ def register(parser: argparse.ArgumentParser) -> None:
                                    "a path,line,reason row there instead of an error. Example: puzzlelab nonogram "
                                    "parse data/nonogram --out ours.nonjson --unreadable ours.unreadable.csv")
     p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("--format", help="force the input format (default: by extension/content)")
-    p.add_argument("--limit", type=positive_int, metavar="N", help="the first N puzzles only (as bench --limit)")
+    p.add_argument("--format", help="force the input format (default auto: by extension/content)")
+    p.add_argument("--limit", type=_limit, metavar="N", help="the first N puzzles only, as bench --limit (default all)")
     p.add_argument("--out", required=True, metavar="FILE.nonjson")
     p.add_argument("--unreadable", metavar="CSV", help="record unreadable files here instead of failing")
     p.set_defaults(handler=_parse)
@@ -121,21 +127,22 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--solver", default="pbnsolve", help="executable name or path (default pbnsolve)")
     p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="wall-clock seconds per puzzle")
     p.add_argument("--corpus")
-    p.add_argument("--limit", type=positive_int, metavar="N")
+    p.add_argument("--limit", type=_limit, metavar="N", help="as bench --limit (default all)")
     p.add_argument("--chunk", metavar="I/N")
     p.add_argument("--out", required=True, metavar="FILE.csv")
     p.add_argument("--format")
     p.set_defaults(handler=_reference)
 
     p = add_report_command(sub, REPORT_TABLES, _report,
-                           runs_help="bench CSVs (each one's .timing.csv is read beside it)")
+                           runs_help="bench CSVs (each one's .timing.csv is read beside it)", scorecard="reference")
     p.add_argument("--reference", nargs="*", default=[], metavar="CSV",
-                   help="reference, scorecard: the reference solver's CSVs (none: it did not run)")
-    p.add_argument("--solver", default="pbnsolve", help="reference, scorecard: the reference solver's name")
+                   help="reference: the reference solver's CSVs (none: it did not run)")
+    p.add_argument("--solver", default="pbnsolve", help="reference: the reference solver's name")
     p.add_argument("--unavailable", default="", metavar="WHY",
-                   help="reference, scorecard: why the reference solver did not run")
-    p.add_argument("--link", nargs=3, metavar=("SUMMARY", "HEAVIEST", "REFERENCE"),
-                   help="scorecard: the report items its rows point to")
+                   help="reference: why the reference solver did not run")
+    p.add_argument("--link", nargs=2, metavar=("SUMMARY", "HEAVIEST"),
+                   help="reference --scorecard: the summary and heaviest tables' --html, which rows point to "
+                        "beside the reference table's own")
 
     p = sub.add_parser("gallery", help="draw a few solved puzzles of a corpus in their colours (SVG)",
                        description="Pick up to --count solved puzzles from a bench CSV (unique ones first, larger "
@@ -269,20 +276,23 @@ def _reference(args) -> int:
 def _report(args) -> int:
     from . import report, scorecard
 
+    if args.scorecard and args.table != "reference":
+        raise InputError(f"--scorecard: table {quote(args.table)} decides no scorecard rows; use it with "
+                         "report reference")
+    if args.scorecard and not args.link:
+        raise InputError("report reference --scorecard needs --link SUMMARY HEAVIEST (the items its rows point to)")
     if args.table == "summary":
         report.summary_table(args.runs, args.csv, args.html, args.svg)
     elif args.table == "heaviest":
         report.heaviest_table(args.runs, args.csv, args.html)
     elif args.table == "reference":
         report.reference_table(args.runs, args.reference, args.solver, args.unavailable, args.csv, args.html)
-    elif args.table == "ablation":
-        report.ablation_tables(args.runs, args.csv, args.html, args.svg)
+        if args.scorecard:
+            links = {"summary": args.link[0], "heaviest": args.link[1], "reference": args.html}
+            scorecard.bench_scorecard(args.runs, args.reference, args.solver, args.unavailable, links,
+                                      args.scorecard)
     else:
-        if not args.link:
-            raise InputError("report scorecard needs --link SUMMARY HEAVIEST REFERENCE (the items its rows point to)")
-        links = dict(zip(("summary", "heaviest", "reference"), args.link))
-        scorecard.bench_scorecard(args.runs, args.reference, args.solver, args.unavailable, links, args.csv,
-                                  args.html)
+        report.ablation_tables(args.runs, args.csv, args.html, args.svg)
     return 0
 
 

@@ -65,15 +65,27 @@ class Loaded:
     error: str = ""
 
 
-def load_all(specs: list[str], fmt: str | None, keep_going: bool) -> list[Loaded]:
-    out = []
+def each_file(specs: list[str], fmt: str | None):
+    """(spec, its puzzles, None) or (spec, None, the InputError) for every puzzle file of `specs`, in
+    the order bench reads them: the one walk of bench, reference and the parse step."""
     for spec in expand(specs):
         try:
-            out += [Loaded(spec, prepare(p)) for p in load(spec, fmt)]
+            yield spec, load(spec, fmt), None
         except InputError as err:
+            yield spec, None, err
+
+
+def load_all(specs: list[str], fmt: str | None, keep_going: bool) -> list[Loaded]:
+    """Every puzzle of `specs`, prepared for the solver; an unreadable file is one entry with its error
+    (or, without `keep_going`, the error)."""
+    out = []
+    for spec, puzzles, err in each_file(specs, fmt):
+        if err is not None:
             if not keep_going:
-                raise
+                raise err
             out.append(Loaded(spec, None, str(err)))
+        else:
+            out += [Loaded(spec, prepare(p)) for p in puzzles]
     return out
 
 

@@ -9,9 +9,8 @@ from pathlib import Path
 
 from ..lab import unreadable as unreadable_list
 from ..lab.atomic import atomic_write
-from ..lab.errors import InputError
-from .experiments import expand
-from .formats import instance, load
+from .experiments import each_file
+from .formats import instance
 
 
 def parse(paths: list[str], out: str | Path, unreadable: str | Path | None = None, fmt: str | None = None,
@@ -20,14 +19,12 @@ def parse(paths: list[str], out: str | Path, unreadable: str | Path | None = Non
     and puzzles only, counted as `bench --limit` counts them. Without `unreadable`, the first
     unreadable file is the error."""
     puzzles, bad, seen = [], [], 0
-    for spec in expand(paths):
+    for spec, got, err in each_file(paths, fmt):
         if limit is not None and seen >= limit:
             break
-        try:
-            got = load(spec, fmt)
-        except InputError as err:
+        if err is not None:
             if unreadable is None:
-                raise
+                raise err
             bad.append(unreadable_list.row(err, err.path or spec))
             seen += 1
             continue

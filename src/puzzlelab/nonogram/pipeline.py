@@ -46,48 +46,28 @@ def chunks(section: dict, root: Path, name: str) -> int:
     return int(corpora(section, root)[0][name].get("chunks", 1))
 
 
-def generated_file(experiment: str, name: str) -> str:
-    return f"results/{experiment}/corpus/{name}.nonpack"
+def jobs(section: dict, root: Path, names: list[str] | None = None,
+         variants: list[str] | None = None) -> dict[str, list]:
+    """Wildcards of the solve jobs (one per corpus chunk, per variant), zipped, for `expand(..., zip)`.
 
-
-def instance_file(experiment: str, name: str) -> str:
-    """The parse step's canonical instances of a shared corpus (see rule nonogram_parse)."""
-    return f"results/{experiment}/instances/{name}.nonjson"
-
-
-def unreadable_file(experiment: str, name: str) -> str:
-    return f"results/{experiment}/instances/{name}.unreadable.csv"
-
-
-def unreadable_files(experiment: str, section: dict, root: Path) -> list[str]:
-    return [unreadable_file(experiment, name) for name in sorted(corpora(section, root)[0])]
-
-
-def solve_file(experiment: str, name: str, chunk: int, variant: str | None = None) -> str:
-    sub = f"solve/{variant}" if variant else "solve"
-    return f"results/{experiment}/{sub}/{name}.{chunk}.csv"
-
-
-def timing_file(path: str) -> str:
-    return path[: -len(".csv")] + ".timing.csv"
-
-
-def solve_files(experiment: str, section: dict, root: Path, variant: str | None = None,
-                names: list[str] | None = None) -> list[str]:
-    out = []
-    for name in names if names is not None else corpus_names(section, root):
-        n = chunks(section, root, name)
-        out += [solve_file(experiment, name, i, variant) for i in range(1, n + 1)]
+    The paths themselves are the rules' output patterns (rules/nonogram.smk); this names only jobs.
+    """
+    out = {"nonogram_corpus": [], "nonogram_chunk": []}
+    if variants is not None:
+        out["nonogram_variant"] = []
+    for variant in variants if variants is not None else [None]:
+        for name in names if names is not None else corpus_names(section, root):
+            for i in range(1, chunks(section, root, name) + 1):
+                out["nonogram_corpus"].append(name)
+                out["nonogram_chunk"].append(i)
+                if variant is not None:
+                    out["nonogram_variant"].append(variant)
     return out
 
 
-def paths_of(experiment: str, section: dict, root: Path, name: str) -> str:
-    """The puzzle file the bench, reference and gallery commands read for a corpus (shell-quoted)."""
-    import shlex
-
-    if name in generated(section):
-        return shlex.quote(generated_file(experiment, name))
-    return shlex.quote(instance_file(experiment, name))
+def parsed_names(section: dict, root: Path) -> list[str]:
+    """The shared corpora of a section that are present (each read once by the parse step)."""
+    return sorted(corpora(section, root)[0])
 
 
 def source_paths(section: dict, root: Path, name: str) -> str:
@@ -97,52 +77,38 @@ def source_paths(section: dict, root: Path, name: str) -> str:
     return shlex.quote(corpora(section, root)[0][name]["abspath"])
 
 
-def corpus_inputs(experiment: str, section: dict, name: str) -> list[str]:
-    if name in generated(section):
-        return [generated_file(experiment, name)]
-    return [instance_file(experiment, name)]
-
-
-def parse_options(section: dict, root: Path, name: str) -> str:
-    """Options of `puzzlelab nonogram parse` for a shared corpus (format, limit)."""
+def parse_fields(section: dict, root: Path, name: str) -> dict[str, str]:
+    """`puzzlelab nonogram parse` flags of a shared corpus: --format, --limit."""
     entry = corpora(section, root)[0].get(name, {})
-    parts = []
-    if entry.get("format"):
-        parts.append(f"--format {entry['format']}")
-    if entry.get("limit"):
-        parts.append(f"--limit {int(entry['limit'])}")
-    return " ".join(parts)
+    return {"format": entry.get("format") or "auto",
+            "limit": str(int(entry["limit"])) if entry.get("limit") else "all"}
 
 
-def bench_options(section: dict, root: Path, name: str, chunk: int) -> str:
-    """Options of `puzzlelab nonogram bench` for one job (limits, chunk)."""
-    parts = [f"--max-solutions {int(section.get('max_solutions', 2))}",
-             f"--timeout {float(section['timeout']):g}"]
-    if section.get("work_limit"):
-        parts.append(f"--work-limit {int(section['work_limit'])}")
-    n = chunks(section, root, name)
-    if n > 1:
-        parts.append(f"--chunk {chunk}/{n}")
-    return " ".join(parts)
+def bench_fields(section: dict, root: Path, name: str) -> dict[str, str]:
+    """`puzzlelab nonogram bench` flags of a corpus's jobs: limits and the number of chunks."""
+    return {"max_solutions": str(int(section.get("max_solutions", 2))),
+            "timeout": f"{float(section['timeout']):g}",
+            "work_limit": str(int(section["work_limit"])),
+            "chunks": str(chunks(section, root, name))}
 
 
-def gen_options(section: dict, name: str) -> str:
+def generate_fields(section: dict, root: Path, name: str) -> dict[str, str]:
+    """`puzzlelab nonogram generate` flags of a generated corpus."""
     g = generated(section)[name]
-    return (f"--size {g['size']} --density {float(g['density']):g} --colors {int(g['colors'])} "
-            f"--count {int(g['count'])} --seed {int(g['seed'])} --style {g.get('style', 'noise')} "
-            f"--scale {int(g.get('scale', 4))}")
+    return {"size": str(g["size"]), "density": f"{float(g['density']):g}", "colors": str(int(g["colors"])),
+            "puzzles": str(int(g["count"])), "seed": str(int(g["seed"])), "style": str(g.get("style", "noise")),
+            "scale": str(int(g.get("scale", 4)))}
 
 
-def reference_options(section: dict, root: Path, name: str, chunk: int) -> str:
-    """Options of `puzzlelab nonogram reference` for one job (same puzzles as the bench job)."""
-    parts = [f"--timeout {float(section.get('reference_timeout', section['timeout'])):g}"]
-    n = chunks(section, root, name)
-    if n > 1:
-        parts.append(f"--chunk {chunk}/{n}")
-    return " ".join(parts)
+def reference_fields(section: dict, root: Path, name: str) -> dict[str, str]:
+    """`puzzlelab nonogram reference` flags of a corpus's jobs (the same puzzles as its bench jobs)."""
+    return {"timeout": f"{float(section.get('reference_timeout', section['timeout'])):g}",
+            "chunks": str(chunks(section, root, name))}
 
 
-def reference_files(section: dict, root: Path, names: list[str]) -> list[str]:
-    """The reference solver's CSVs, one per bench solve job of the named corpora."""
-    return [f"results/nonogram_bench/reference/{name}.{i}.timing.csv"
-            for name in names for i in range(1, chunks(section, root, name) + 1)]
+def param(config: dict, root: Path, fields, key: str, experiment: str | None = None):
+    """A rule's params function: flag `key` of `fields(section, root, corpus)` for the job's corpus.
+
+    The section is `config[experiment]`, or the one the job's `nonogram_exp` wildcard names.
+    """
+    return lambda wc: fields(config[experiment or wc.nonogram_exp], root, wc.nonogram_corpus)[key]

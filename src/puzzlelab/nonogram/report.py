@@ -10,6 +10,7 @@ import pandas as pd
 
 from ..lab import plots
 from ..lab.errors import InputError, quote
+from ..lab.results import timing_path
 from ..lab.tables import read_table, write_table
 
 DECIDED = ("unique", "multiple", "contradiction")
@@ -17,13 +18,11 @@ DECIDED = ("unique", "multiple", "contradiction")
 
 def load_runs(results: list[str]) -> pd.DataFrame:
     """Bench artifact CSVs joined row by row with the timing CSV beside each one (`X.timing.csv`)."""
-    from .pipeline import timing_file
-
     frames = []
     for res in results:
         if not str(res).endswith(".csv"):
             raise InputError(f"a bench result must be a .csv file, got {quote(str(res))}")
-        tim = timing_file(str(res))
+        tim = timing_path(res)
         if not Path(tim).is_file():
             raise InputError(f"no timing file {quote(Path(tim).name)} beside this bench result", res)
         a, b = read_table(res), read_table(tim)

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..lab.atomic import atomic_write
-from ..lab.scorecard import Row, read_rows, to_html, verdict, write_rows
+from ..lab.scorecard import Row, verdict, write_rows
 from .report import DECIDED, load_reference, load_runs
 
 SEED = "002"
@@ -145,7 +144,7 @@ def peer_rows(ours: pd.DataFrame, ref: pd.DataFrame | None, solver: str, unavail
 
 
 def bench_scorecard(results: list[str], references: list[str], solver: str, unavailable: str,
-                    links: dict[str, str], csv: str, html: str) -> None:
+                    links: dict[str, str], csv: str) -> None:
     """Write seed 002's rows: Izaron's colour puzzles, the article's heaviest b/w ones, the survey, the peer."""
     ours = load_runs(results)
     ref = load_reference(references) if references else None
@@ -153,5 +152,4 @@ def bench_scorecard(results: list[str], references: list[str], solver: str, unav
             + [survey_row(ours, ref, solver, links["summary"])]
             + peer_rows(ours, ref, solver, unavailable, links["reference"]))
     write_rows(rows, csv)
-    atomic_write(html, to_html(read_rows([csv])))
 

@@ -99,12 +99,11 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.set_defaults(handler=_reference)
 
     p = add_report_command(sub, REPORT_TABLES, _report,
-                           runs_help="solve results (each one's .timing.json is read beside it)")
+                           runs_help="solve results (each one's .timing.json is read beside it)", scorecard="levels")
     p.add_argument("--reference", nargs="+", default=[], metavar="REF",
                    help="reference solver results (levels, levels-time, layers)")
     p.add_argument("--public-layers", default=None, metavar="CSV",
                    help="public_layers.csv of the shared corpus, if present (levels, layers)")
-    p.add_argument("--scorecard", metavar="FILE", help="levels: also write the scorecard rows of seed 000 here")
     p.add_argument("--times-link", metavar="PATH",
                    help="levels: the report item the time and memory rows point to (the levels-time table's "
                         "--html; default: --html)")

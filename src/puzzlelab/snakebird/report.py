@@ -9,11 +9,12 @@ import pandas as pd
 
 from ..lab import canonical
 from ..lab.errors import InputError
+from ..lab.results import timing_path
 from ..lab.tables import write_table
 
 
 def _timing_of(path: Path) -> dict:
-    t = path.with_name(path.name[: -len(".json")] + ".timing.json")
+    t = timing_path(path)
     return canonical.read_json(t) if t.exists() else {}
 
 

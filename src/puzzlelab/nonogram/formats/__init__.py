@@ -87,16 +87,22 @@ def split_spec(spec: str) -> tuple[str, str | None]:
     return path, sel
 
 
-def check_format(fmt: str | None) -> None:
-    """An unknown --format is the user's error, named with the choices."""
-    if fmt is not None and fmt not in FORMATS:
-        raise InputError(f"unknown format {quote(fmt)}; choose one of {', '.join(FORMATS)}")
+AUTO = "auto"  # --format auto: by extension/content, as when no format is given
+
+
+def check_format(fmt: str | None) -> str | None:
+    """The format to read with (None: by extension/content); an unknown --format is the user's error."""
+    if fmt is None or fmt == AUTO:
+        return None
+    if fmt not in FORMATS:
+        raise InputError(f"unknown format {quote(fmt)}; choose one of {AUTO}, {', '.join(FORMATS)}")
+    return fmt
 
 
 def load(spec: str, fmt: str | None = None) -> list[Puzzle]:
     """The puzzles in `spec` (a path, or `path#N` / `path#id` for one puzzle of a collection)."""
     path, sel = split_spec(str(spec))
-    check_format(fmt)
+    fmt = check_format(fmt)
     p = Path(path)
     text = read_text(p)
     if fmt is None:
