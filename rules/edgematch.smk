@@ -1,7 +1,7 @@
 # Edge-matching instances shared by the beam (rules/beam.smk) and meet-in-the-middle
 # (rules/mitm.smk) experiments: each generated E2-like puzzle, its planted solution and its
-# E2-style hints are made once by one rule; each corpus puzzle is read and checked once, and the
-# hints it carries written out. Helpers: src/puzzlelab/edgematch/pipeline.py.
+# E2-style hints are made once by one rule; each corpus puzzle is read and checked once by the parse
+# step, which writes the canonical instance every solve job reads and the hints it carries. Helpers: src/puzzlelab/edgematch/pipeline.py.
 from puzzlelab.edgematch import pipeline as edgematch_pipeline
 
 EDGEMATCH_GENERATED = edgematch_pipeline.generated(config)
@@ -40,6 +40,7 @@ rule edgematch_corpus_instance:
     input:
         puzzle=lambda wc: EDGEMATCH_CORPUS[wc.em_name]["puzzle"],
     output:
+        puzzle="results/edgematch/corpus/{em_name}.txt",
         hints="results/edgematch/corpus/{em_name}.hints.txt",
         summary="results/edgematch/corpus/{em_name}.json",
     log:
@@ -55,8 +56,8 @@ rule edgematch_corpus_instance:
     params:
         hints=lambda wc: EDGEMATCH_CORPUS[wc.em_name]["hints"],
     shell:
-        "puzzlelab edgematch parse {input.puzzle} --hints {params.hints} --hints-out {output.hints}"
-        " --out {output.summary} > /dev/null 2> {log}"
+        "puzzlelab edgematch parse {input.puzzle} --hints {params.hints} --puzzle-out {output.puzzle}"
+        " --hints-out {output.hints} --out {output.summary} > /dev/null 2> {log}"
 
 
 # The instance files, as the patterns of the rules that make them.
@@ -66,5 +67,8 @@ EDGEMATCH_INSTANCE_FILES = {
         "solution": rules.edgematch_instance.output.solution,
         "hints": rules.edgematch_instance.output.hints,
     },
-    "corpus": {"hints": rules.edgematch_corpus_instance.output.hints},
+    "corpus": {
+        "puzzle": rules.edgematch_corpus_instance.output.puzzle,
+        "hints": rules.edgematch_corpus_instance.output.hints,
+    },
 }

@@ -13,6 +13,7 @@ from hypothesis import given
 
 from conftest import REPO
 from fuzz_support import Scratch, assert_clean, fuzz_settings, mutated, run_forked, seed_files
+from puzzlelab.edgematch.puzzle import load_puzzle
 
 DATA = REPO / "data" / "edgematch"
 PUZZLE = DATA / "gen6.txt"
@@ -43,12 +44,19 @@ def _score(board) -> list[str]:
 def test_fuzz_puzzles(data):
     scratch = Scratch()
     try:
-        f = scratch.write("puzzle.txt", data)
+        f, canonical = scratch.write("puzzle.txt", data), scratch.root / "canonical.txt"
         outcome = run_forked(["edgematch", "parse", str(f), "--hints", "none", "--hints-out",
-                              str(scratch.root / "h.txt"), "--json"])
+                              str(scratch.root / "h.txt"), "--puzzle-out", str(canonical), "--json"])
         if assert_clean(outcome, f, data) == "ok":
             summary = json.loads(outcome.stdout)
             assert summary["rows"] * summary["cols"] == summary["pieces"]
+            # the canonical instance is the same puzzle, and canonical: parsed again, the same bytes
+            a, b = load_puzzle(f), load_puzzle(canonical)
+            assert (a.rows, a.cols, a.name, a.fmt) == (b.rows, b.cols, b.name, b.fmt) and (a.edges == b.edges).all()
+            again = scratch.root / "again.txt"
+            assert run_forked(["edgematch", "parse", str(canonical), "--hints-out", str(scratch.root / "h2.txt"),
+                               "--puzzle-out", str(again)]).code == 0
+            assert again.read_bytes() == canonical.read_bytes()
     finally:
         scratch.close()
 

@@ -259,3 +259,24 @@ def test_cli_scores_record_boards(run_cli):
     rows = json.loads(out)["boards"]
     assert [r["score"] for r in rows] == [r["stated_score"] for r in rows] == [470, 470, 469, 468, 467]
     assert all(r["valid"] for r in rows)
+
+
+@pytest.mark.parametrize("name", ["gen6.txt", "gen6.e2pieces.txt"])
+def test_parse_step_instance_is_the_same_puzzle_to_every_command(tmp_path, run_cli, name):
+    """The parse step's canonical instance keeps the format and the name of the file it was made from,
+    so a beam sweep over it writes the very bytes a sweep over the original writes."""
+    from conftest import REPO
+
+    original = REPO / "data" / "edgematch" / name
+    canonical, hints = tmp_path / "instance.txt", tmp_path / "hints.txt"
+    code, _, err = run_cli("edgematch", "parse", original, "--puzzle-out", canonical, "--hints-out", hints)
+    assert code == 0, err
+    assert canonical.read_text().startswith(f"# puzzle: {original.stem}\n")
+    outs = []
+    for source in (original, canonical):
+        out = tmp_path / f"sweep-{len(outs)}.json"
+        code, _, err = run_cli("edgematch", "sweep", source, "--algo", "beam", "--seeds", "0-1", "--width", "16",
+                               "--out", out)
+        assert code == 0, err
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1] and b'"puzzle": "' + original.stem.encode() in outs[0]

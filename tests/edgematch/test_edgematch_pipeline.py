@@ -15,7 +15,8 @@ from puzzlelab.edgematch.mitm.report import growth, independent, parse_job
 FILES = {"generated": {"puzzle": "results/edgematch/instances/{em_name}.txt",
                        "hints": "results/edgematch/instances/{em_name}.hints.txt",
                        "solution": "results/edgematch/instances/{em_name}.solution.json"},
-         "corpus": {"hints": "results/edgematch/corpus/{em_name}.hints.txt"}}
+         "corpus": {"puzzle": "results/edgematch/corpus/{em_name}.txt",
+                    "hints": "results/edgematch/corpus/{em_name}.hints.txt"}}
 BOARDS = {"beam": "results/mitm/beam/{em_name}_w{beam_width}_s{beam_seed}.json",
           "solution": FILES["generated"]["solution"]}
 
@@ -73,7 +74,7 @@ def test_corpus_instances_when_present(tmp_path):
     assert "official/beam_s0_r2" in jobs["mitm_vs_beam"]
     job = jobs["mitm_vs_beam"]["official/beam_s0_r2"]
     assert {**mp.instance_input(insts, "official"), "board": mp.board_input(job, BOARDS)} == {
-        "puzzle": str(tmp_path / "e2" / "e2pieces.txt"), "hints": "results/edgematch/corpus/official.hints.txt",
+        "puzzle": "results/edgematch/corpus/official.txt", "hints": "results/edgematch/corpus/official.hints.txt",
         "board": "results/mitm/beam/official_w16_s0.json"}
 
 

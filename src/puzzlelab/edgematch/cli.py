@@ -32,11 +32,17 @@ def register(parser: argparse.ArgumentParser) -> None:
     add_output_args(p, out_help="write the summary (canonical JSON) here")
     p.set_defaults(handler=_generate)
 
-    p = sub.add_parser("parse", help="read and check a puzzle and its hints; write the hints to enforce",
-                       description="Validate a puzzle file (and hints file) and write the hints the chosen "
-                                   "--hints mode enforces, one 'ROW COL PIECE ROT' per line.")
+    p = sub.add_parser("parse", help="read and check a puzzle and its hints; write the canonical instance and "
+                                     "the hints to enforce (the pipeline's parse step)",
+                       description="Validate a puzzle file (and hints file); write the hints the chosen --hints "
+                                   "mode enforces, one 'ROW COL PIECE ROT' per line, and with --puzzle-out the "
+                                   "puzzle itself as a canonical instance (its own format, LF line ends, no "
+                                   "comments, a first line '# puzzle: NAME'), which every command reads as the "
+                                   "same puzzle. Example: puzzlelab edgematch parse e2pieces.txt --hints all "
+                                   "--puzzle-out official.txt --hints-out official.hints.txt")
     add_puzzle_args(p)
     p.add_argument("--hints-out", required=True, metavar="HINTS.txt", help="write the enforced hints here")
+    p.add_argument("--puzzle-out", metavar="PUZZLE.txt", help="write the canonical instance here")
     add_output_args(p, out_help="write the summary (canonical JSON) here")
     p.set_defaults(handler=_parse)
 
@@ -106,9 +112,12 @@ def _generate(args) -> int:
 def _parse(args) -> int:
     from ..lab.results import emit
     from .hints import write_hints
+    from .puzzle import write_puzzle
 
     puzzle = open_puzzle(args)
     hints = open_hints(args, puzzle)
+    if args.puzzle_out:
+        write_puzzle(args.puzzle_out, puzzle, fmt=puzzle.fmt, named=True)
     write_hints(args.hints_out, hints)
     summary = {"puzzle": puzzle.name, "format": puzzle.fmt, "rows": puzzle.rows, "cols": puzzle.cols,
                "pieces": puzzle.n_pieces, "colors": puzzle.n_colors - 1, "max_score": puzzle.max_score,

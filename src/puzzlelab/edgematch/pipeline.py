@@ -3,8 +3,8 @@
 Generated instances are declared in two config sections, `beam_instances.generated` and
 `mitm_instances` (name -> size and seed); one rule makes each of them once, wherever it is used.
 Instances from the shared corpora are read and checked by `edgematch parse`, which writes the
-hints they carry. The instance files' paths are always the rules' own output patterns, filled in
-with `instance_files`.
+canonical instance the solve jobs read and the hints it carries. The instance files' paths are
+always the rules' own output patterns, filled in with `instance_files`.
 """
 
 from __future__ import annotations

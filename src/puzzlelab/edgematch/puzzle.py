@@ -195,7 +195,16 @@ def parse_puzzle(text: str, path="<text>", fmt: str | None = None) -> Puzzle:
     if fmt == "e2pieces":
         rows, cols = _infer_size((edges == 0).sum(axis=1), path)
     _check_pieces(edges, rows, cols, numbers, path)
-    return Puzzle(rows=rows, cols=cols, edges=edges, name=Path(str(path)).stem, fmt=fmt)
+    return Puzzle(rows=rows, cols=cols, edges=edges, name=_stated_name(text) or Path(str(path)).stem, fmt=fmt)
+
+
+NAME_LINE = "# puzzle: "  # first line of a canonical instance (`edgematch parse --puzzle-out`): the puzzle's name
+
+
+def _stated_name(text: str) -> str:
+    """The name a canonical instance states on its first line (a comment to every reader), else ""."""
+    first = text.split("\n", 1)[0].rstrip("\r")
+    return first[len(NAME_LINE):].strip() if first.startswith(NAME_LINE) else ""
 
 
 def load_puzzle(path: str | Path, fmt: str | None = None) -> Puzzle:
@@ -216,8 +225,10 @@ def format_e2pieces(puzzle: Puzzle) -> str:
     return "".join(" ".join(str(int(e[k])) for k in back) + "\n" for e in puzzle.edges)
 
 
-def write_puzzle(path: str | Path, puzzle: Puzzle, fmt: str = "brendan") -> None:
-    """Write a puzzle atomically in the given format."""
+def write_puzzle(path: str | Path, puzzle: Puzzle, fmt: str = "brendan", named: bool = False) -> None:
+    """Write a puzzle atomically in the given format; `named`: first a line stating its name, so that a
+    canonical instance reads back as the puzzle it was made from, name included."""
     from ..lab.atomic import atomic_write
 
-    atomic_write(path, format_brendan(puzzle) if fmt == "brendan" else format_e2pieces(puzzle))
+    text = format_brendan(puzzle) if fmt == "brendan" else format_e2pieces(puzzle)
+    atomic_write(path, (f"{NAME_LINE}{puzzle.name}\n" if named else "") + text)

@@ -28,9 +28,9 @@ def instances(config: dict, have_corpora: bool, corpus_path, files: dict) -> dic
         out[name] = {"puzzle": made["puzzle"], "size": int(spec["size"]), "hints": "all", "hints_file": made["hints"],
                      "generated": True}
     for name, info in instances_pipeline.corpus(have_corpora, corpus_path).items():
-        out[name] = {"puzzle": info["puzzle"], "size": info["size"], "hints": CORPUS_HINTS[name],
-                     "hints_file": instances_pipeline.instance_files(files["corpus"], name)["hints"],
-                     "generated": False}
+        parsed = instances_pipeline.instance_files(files["corpus"], name)
+        out[name] = {"puzzle": parsed["puzzle"], "size": info["size"], "hints": CORPUS_HINTS[name],
+                     "hints_file": parsed["hints"], "generated": False}
     return out
 
 

@@ -33,10 +33,10 @@ def instances(config: dict, have_corpora: bool, corpus_path, files: dict) -> dic
     spec = config.get("beam_instances", {})
     out = {}
     if spec.get("official", True):
-        for name, info in instances_pipeline.corpus(have_corpora, corpus_path).items():
+        for name in instances_pipeline.corpus(have_corpora, corpus_path):
             if name == "official":
-                out[name] = {"puzzle": info["puzzle"],
-                             "hints_file": instances_pipeline.instance_files(files["corpus"], name)["hints"]}
+                parsed = instances_pipeline.instance_files(files["corpus"], name)
+                out[name] = {"puzzle": parsed["puzzle"], "hints_file": parsed["hints"]}
     for name in sorted(spec.get("generated", {})):
         made = instances_pipeline.instance_files(files["generated"], name)
         out[name] = {"puzzle": made["puzzle"], "hints_file": made["hints"]}
