@@ -332,3 +332,14 @@ def test_helpers_build_no_result_path():
                for n, line in enumerate(p.read_text().splitlines(), 1)
                if re.search(r"""["'](results/|\{[^}]*\}/(solve|runs|instances|corpus)/)""", line)]
     assert not spelled
+
+
+def test_readme_test_row_says_what_else_the_machine_did(tmp_path):
+    """A timing of `make test` made on a loaded machine says so (the load average it recorded)."""
+    from puzzlelab.lab import canonical, readme
+
+    canonical.write_json(tmp_path / "tests.json", {"tests": 3, "minutes": 1.5, "machine": "2 cores", "load": [4.2, 5]})
+    assert "| `make test` | 3 tests | 1.5 min wall on 2 cores (load average 4.2 at the start, 5 at the end) |" in \
+        readme.block(tmp_path)
+    canonical.write_json(tmp_path / "tests.json", {"tests": 3, "minutes": 1.5, "machine": "2 cores"})
+    assert "| `make test` | 3 tests | 1.5 min wall on 2 cores |" in readme.block(tmp_path)

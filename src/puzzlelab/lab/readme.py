@@ -84,7 +84,8 @@ def block(reference: str | Path = "reference") -> str:
     t = ref / "tests.json"
     if t.is_file():
         r = canonical.read_json(t)
-        lines.append(f"| `make test` | {r['tests']} tests | {r['minutes']} min wall on {r['machine']} |")
+        load = f" (load average {r['load'][0]:g} at the start, {r['load'][1]:g} at the end)" if r.get("load") else ""
+        lines.append(f"| `make test` | {r['tests']} tests | {r['minutes']} min wall on {r['machine']}{load} |")
     else:
         lines.append("| `make test` | not yet measured here | — |")
     lines += ["", "`make plan` prints the same estimate for your machine's cores before anything runs.", "", END]

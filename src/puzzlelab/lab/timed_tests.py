@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -20,11 +21,12 @@ def main(argv: list[str]) -> int:
             if report.when == "call" and report.passed:
                 counts["passed"] += 1
 
-    start = time.monotonic()
+    start, load = time.monotonic(), os.getloadavg()[0]
     code = pytest.main(args, plugins=[Count()])
     if code == 0:
+        # the load average at the start and the end: what else the machine was doing meanwhile
         canonical.write_json(out, {"tests": counts["passed"], "minutes": round((time.monotonic() - start) / 60, 1),
-                                   "machine": machine()})
+                                   "machine": machine(), "load": [round(load, 1), round(os.getloadavg()[0], 1)]})
     return int(code)
 
 
