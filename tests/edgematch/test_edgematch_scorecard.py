@@ -147,3 +147,13 @@ def test_speed_jobs_one_sweep_per_search():
     assert sorted(jobs) == ["official/beam", "official/dfs"]
     assert jobs["official/dfs"]["node_limit"] == 1000 and jobs["official/dfs"]["seeds"] == "0-2"
     assert jobs["official/beam"]["algo"] == "beam" and jobs["official/beam"]["width"] == 64
+
+
+def test_every_report_table_decides_scorecard_rows():
+    """The edgematch CLI offers --scorecard with every table: each one has its rows."""
+    from puzzlelab.edgematch.mitm import cli as mitm_cli
+    from puzzlelab.edgematch.mitm.report import SCORECARDS as MITM
+    from puzzlelab.edgematch.search import cli as search_cli
+    from puzzlelab.edgematch.search.report import SCORECARDS as SEARCH
+
+    assert set(SEARCH) == set(search_cli.REPORTS) and set(MITM) == set(mitm_cli.REPORTS)

@@ -181,7 +181,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.set_defaults(handler=_parse)
 
     add_report_command(sub, REPORT_TABLES, _report, runs_help="artifacts of the runs (each one's .timing.json "
-                       "sibling is read beside it)", scorecard=", ".join(SCORECARD_TABLES))
+                       "sibling is read beside it)", scorecard=tuple(SCORECARD_TABLES))
 
 
 def load(args):

@@ -138,7 +138,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.set_defaults(handler=_parents)
 
     r = add_report_command(sub, REPORT_TABLES, _report, runs_help="result files (X.json, with X.timing.json beside)",
-                           scorecard="layers, codecs, dedup-time, budget-time, parents")
+                           scorecard=("layers", "codecs", "dedup-time", "budget-time", "parents"))
     r.add_argument("--reference", metavar="FILE",
                    help="layers/depths: the reference_layer_counts.txt of the shared corpora, or `embedded` "
                         "(default: the OEIS rows embedded in the code)")

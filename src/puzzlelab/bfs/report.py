@@ -524,8 +524,6 @@ def write(table: str, runs: list[str], *, csv: str, html: str, svg: str | None =
     if svg and table in PLOTS:
         PLOTS[table](runs, svg)
     if scorecard:
-        make = SCORECARDS.get(table)
-        target = link or html
-        rows = [] if make is None else (make(runs, reference, target) if table == "layers" else make(runs, target))
-        write_rows(rows, scorecard)
+        make, target = SCORECARDS[table], link or html  # the CLI refuses --scorecard with any other table
+        write_rows(make(runs, reference, target) if table == "layers" else make(runs, target), scorecard)
 

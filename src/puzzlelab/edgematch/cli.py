@@ -70,9 +70,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     mitm_cli.register(sub)
     refine_cli.register(sub)
 
-    p = add_report_command(sub, {**search_cli.REPORTS, **mitm_cli.REPORTS, **refine_cli.REPORTS}, _report,
+    reports = {**search_cli.REPORTS, **mitm_cli.REPORTS, **refine_cli.REPORTS}
+    p = add_report_command(sub, reports, _report,
                            runs_help="result files of the experiment's jobs (`sweep --out`, `mitm --out`)",
-                           scorecard="every table")
+                           scorecard=tuple(reports))  # every table decides rows
     p.add_argument("--timings", nargs="*", default=[], metavar="FILE",
                    help="the jobs' timing files, in the order of RUNS")
     search_cli.add_report_options(p)

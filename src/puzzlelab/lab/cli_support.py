@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from .errors import InputError, one_line
+from .errors import InputError, one_line, quote
 
 
 def int_at_least(minimum: int):
@@ -76,9 +76,10 @@ def add_seed_arg(parser: argparse.ArgumentParser, default: int = 0,
 
 def add_report_command(sub, tables: dict[str, str], handler: Callable, svg: bool = True,
                        runs_help: str = "result files of the runs to tabulate",
-                       scorecard: str | None = None) -> argparse.ArgumentParser:
+                       scorecard: tuple[str, ...] = ()) -> argparse.ArgumentParser:
     """`report TABLE RUNS... --csv F --html F [--svg F] [--scorecard F]`, the one shape of every engine's
-    report command; `scorecard` names the tables that decide scorecard rows (None: no --scorecard)."""
+    report command; `scorecard`: the tables that decide scorecard rows (--scorecard with another table
+    is refused before the handler runs; none: no --scorecard)."""
     p = sub.add_parser("report", help="tabulate (and plot) results: " + ", ".join(tables))
     p.add_argument("table", choices=sorted(tables), metavar="TABLE",
                    help="; ".join(f"{name}: {text}" for name, text in tables.items()))
@@ -90,9 +91,21 @@ def add_report_command(sub, tables: dict[str, str], handler: Callable, svg: bool
     if scorecard:
         p.add_argument("--scorecard", metavar="FILE",
                        help="also write the seed article's headline figures this table decides, beside ours "
-                            f"(CSV, lab.scorecard rows; tables: {scorecard})")
+                            f"(CSV, lab.scorecard rows; tables: {', '.join(scorecard)})")
+        handler = _refusing_other_scorecards(handler, tuple(scorecard))
     p.set_defaults(handler=handler)
     return p
+
+
+def _refusing_other_scorecards(handler: Callable, deciding: tuple[str, ...]) -> Callable:
+    """The report handler, behind the one check that --scorecard comes with a table that decides rows."""
+    def run(args):
+        if args.scorecard and args.table not in deciding:
+            which = f"the {deciding[0]} table" if len(deciding) == 1 else f"the {', '.join(deciding)} tables"
+            raise InputError(f"--scorecard: table {quote(args.table)} decides no scorecard rows; --scorecard is "
+                             f"written by {which}")
+        return handler(args)
+    return run
 
 
 def add_output_args(parser: argparse.ArgumentParser,

@@ -134,7 +134,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.set_defaults(handler=_reference)
 
     p = add_report_command(sub, REPORT_TABLES, _report,
-                           runs_help="bench CSVs (each one's .timing.csv is read beside it)", scorecard="reference")
+                           runs_help="bench CSVs (each one's .timing.csv is read beside it)", scorecard=("reference",))
     p.add_argument("--reference", nargs="*", default=[], metavar="CSV",
                    help="reference: the reference solver's CSVs (none: it did not run)")
     p.add_argument("--solver", default="pbnsolve", help="reference: the reference solver's name")
@@ -276,9 +276,6 @@ def _reference(args) -> int:
 def _report(args) -> int:
     from . import report, scorecard
 
-    if args.scorecard and args.table != "reference":
-        raise InputError(f"--scorecard: table {quote(args.table)} decides no scorecard rows; use it with "
-                         "report reference")
     if args.scorecard and not args.link:
         raise InputError("report reference --scorecard needs --link SUMMARY HEAVIEST (the items its rows point to)")
     if args.table == "summary":

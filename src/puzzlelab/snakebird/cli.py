@@ -99,7 +99,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.set_defaults(handler=_reference)
 
     p = add_report_command(sub, REPORT_TABLES, _report,
-                           runs_help="solve results (each one's .timing.json is read beside it)", scorecard="levels")
+                           runs_help="solve results (each one's .timing.json is read beside it)", scorecard=("levels",))
     p.add_argument("--reference", nargs="+", default=[], metavar="REF",
                    help="reference solver results (levels, levels-time, layers)")
     p.add_argument("--public-layers", default=None, metavar="CSV",

@@ -276,8 +276,6 @@ def write(table: str, runs: list[str], *, csv: str, html: str, svg: str | None =
 
     if svg and table not in PLOTS:
         raise InputError(f"the {table} table has no figure (--svg is for {', '.join(PLOTS)})")
-    if scorecard and table != "levels":
-        raise InputError("--scorecard is written by the levels table")
     tables = collect(runs, list(references), public_layers(public_csv))
     df, title, note = MAKERS[table](*tables)
     write_table(df, csv, html, title=title, note=note)

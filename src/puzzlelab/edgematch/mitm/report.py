@@ -465,8 +465,6 @@ def report(args) -> None:
     for option, path in (("--svg", args.svg), ("--memory-svg", args.memory_svg)):
         if not str(path).lower().endswith(".svg"):
             raise InputError(f"{option} {path}: the figures are SVG files (name ending in .svg)")
-    if getattr(args, "scorecard", None) and args.table not in SCORECARDS:
-        raise InputError(f"report {args.table} has no scorecard rows (--scorecard is for {', '.join(SCORECARDS)})")
     records = load(args.runs, args.timings)
     limit = parse_size(args.memory_budget) if args.memory_budget else None
     rounds = rounds_table(records)
