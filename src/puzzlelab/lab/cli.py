@@ -89,6 +89,9 @@ def register(parser: argparse.ArgumentParser) -> None:
 
     p = sub.add_parser("reference", help="after a finished run: reference/<label>/ (manifest, costs, scorecard)")
     p.add_argument("--results", default="results", metavar="DIR")
+    p.add_argument("--part", nargs="+", metavar="EXPERIMENT",
+                   help="a run made in parts: take only these finished experiments from results/ and keep "
+                        "the others as committed in reference/<label>/ (run.json records each part)")
     _add_label_args(p)
     p.set_defaults(handler=_reference)
 
@@ -372,6 +375,8 @@ def _reference(args) -> int:
     label = _label(args)
     args.label = label
     args.out = None
+    if args.part:
+        return _reference_part(args, label)
     _manifest(args)
     _costs(args)
     card = Path(args.results) / "report" / "scorecard.csv"
@@ -384,6 +389,52 @@ def _reference(args) -> int:
     run = record_run(Path(args.results) / "benchmarks", label, Path("reference") / label / "run.json")
     print(f"reference/{label}/run.json: {run['jobs']} jobs, {run['cpu_hours']} CPU-hours, "
           f"{run['elapsed_hours']} h elapsed")
+    return 0
+
+
+def _reference_part(args, label: str) -> int:
+    from pathlib import Path
+
+    import pandas as pd
+
+    from . import canonical, manifest, reference
+    from .errors import InputError
+    from .readme import measure_run
+    from .tables import write_table
+
+    results, ref = Path(args.results), Path("reference") / label
+    known = reference.configured_experiments(args.configfile)
+    unknown = [e for e in args.part if e not in known]
+    if unknown:
+        raise InputError(f"not an experiment of this config: {', '.join(unknown)} (see `make experiments`)",
+                         args.configfile or "config/config.yaml")
+    pieces = reference.part_scorecards(results, args.part)
+    reference.finished(results, args.part, set(pieces))
+
+    path = ref / "manifest.json"
+    m = reference.merge_manifest(manifest.read(path) if path.is_file() else None,
+                                 manifest.build(results, label), args.part, set(known))
+    manifest.write(path, m)
+    print(f"{path}: {m['artifacts']} artifacts of {len(m['experiments'])} experiments (label {label})")
+    _costs(args)
+    card = ref / "scorecard.csv"
+    old = pd.read_csv(card, keep_default_na=False, dtype=str) if card.is_file() else None
+    rows = reference.merge_scorecard(old, pieces)
+    write_table(rows, card)
+    print(f"{card}: {len(rows)} rows ({sum(len(p) for p in pieces.values())} from this part)")
+
+    def keep(rel):
+        name = reference.benchmark_experiment(rel)
+        return name in args.part or name not in known
+
+    part = measure_run(results / "benchmarks", label, keep)
+    part.update(experiments=sorted(args.part), commit=reference.commit())
+    run_path = ref / "run.json"
+    run = reference.merge_run(canonical.read_json(run_path) if run_path.is_file() else None, part, known)
+    canonical.write_json(run_path, run)
+    state = "complete" if run["complete"] else f"{run['experiments_done']} of {run['experiments_total']} experiments"
+    print(f"{run_path}: this part {part['jobs']} jobs, {part['cpu_hours']} CPU-hours, {part['elapsed_hours']} h; "
+          f"all parts {run['cpu_hours']} CPU-hours, {run['elapsed_hours']} h ({state})")
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import platform
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
@@ -50,10 +51,13 @@ def busy_hours(intervals: list[tuple[float, float]]) -> float:
     return total / 3600
 
 
-def record_run(benchmarks: str | Path, label: str, out: str | Path) -> dict:
-    """What the run on disk cost: jobs, CPU-hours, wall time while its jobs ran, peak job memory."""
+def measure_run(benchmarks: str | Path, label: str, keep=None) -> dict:
+    """What the run on disk cost: jobs, CPU-hours, wall time while its jobs ran, peak job memory;
+    `keep(path relative to benchmarks/)` picks the jobs of one part of a run made in parts."""
     intervals, cpu, jobs, rss = [], 0.0, 0, 0.0
-    for bench in Path(benchmarks).rglob("*.tsv"):
+    for bench in sorted(Path(benchmarks).rglob("*.tsv")):
+        if keep is not None and not keep(bench.relative_to(benchmarks)):
+            continue
         b = cost.read_benchmark(bench)
         if b is None:
             continue
@@ -62,9 +66,17 @@ def record_run(benchmarks: str | Path, label: str, out: str | Path) -> dict:
         cpu += 0 if pd.isna(b["cpu_s"]) else b["cpu_s"]
         rss = max(rss, 0 if pd.isna(b["max_rss_mb"]) else b["max_rss_mb"])
         jobs += 1
-    record = {"label": label, "jobs": jobs, "cpu_hours": round(cpu / 3600, 2),
-              "elapsed_hours": round(busy_hours(intervals), 2),
-              "peak_job_rss_gb": round(rss / 1000, 2), "machine": machine()}
+    last = max((b for _, b in intervals), default=0.0)
+    return {"label": label, "jobs": jobs, "cpu_hours": round(cpu / 3600, 2),
+            "elapsed_hours": round(busy_hours(intervals), 2),
+            "peak_job_rss_gb": round(rss / 1000, 2), "machine": machine(),
+            "date": datetime.fromtimestamp(last, UTC).strftime("%Y-%m-%d") if last else ""}
+
+
+def record_run(benchmarks: str | Path, label: str, out: str | Path) -> dict:
+    """measure_run of the whole run on disk, written to `out` (reference/<label>/run.json)."""
+    record = measure_run(benchmarks, label)
+    record.pop("date")
     canonical.write_json(out, record)
     return record
 
@@ -77,8 +89,15 @@ def block(reference: str | Path = "reference") -> str:
         p = ref / label / "run.json"
         if p.is_file():
             r = canonical.read_json(p)
-            lines.append(f"| `{command}` | {r['jobs']} jobs, {r['cpu_hours']} CPU-hours | "
-                         f"{r['elapsed_hours']} h wall on {r['machine']} |")
+            cost_so_far = f"{r['jobs']} jobs, {r['cpu_hours']} CPU-hours"
+            wall = f"{r['elapsed_hours']} h wall on {r['machine']}"
+            parts = len(r.get("parts", []))
+            if r.get("complete", True):
+                lines.append(f"| `{command}` | {cost_so_far} | {wall}{f', in {parts} parts' if parts > 1 else ''} |")
+            else:
+                lines.append(f"| `{command}` | not yet measured end to end: {r['experiments_done']} of "
+                             f"{r['experiments_total']} experiments so far, {cost_so_far} | {wall} "
+                             f"(see reference/{label}/run.json) |")
         else:
             lines.append(f"| `{command}` | not yet measured here | — |")
     t = ref / "tests.json"

@@ -1,0 +1,133 @@
+"""`reference/<label>/` of a run made in parts: merge one part's experiments into what is committed.
+
+A run too long for one sitting runs its experiments in parts (each experiment is a target; each is
+self-contained but for cheap shared instance steps). After a part, `puzzlelab lab reference --part
+EXP ...` replaces those experiments' manifest entries, scorecard rows and cost rows, keeps the
+other experiments' as committed, and records the part (jobs, CPU-hours, wall, code version) in
+run.json, whose totals are the sums over the parts.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pandas as pd
+
+from .errors import InputError
+from .scorecard import COLUMNS as CARD_COLUMNS
+
+
+def link_experiment(link: str) -> str:
+    """The experiment a scorecard row comes from: the folder after results/ in its link."""
+    parts = Path(link).parts
+    return parts[1] if len(parts) > 2 and parts[0] == "results" else ""
+
+
+def finished(results: Path, experiments: list[str], scorecards: set[str]) -> None:
+    """Refuse a part whose experiments did not all finish (no determinism record, no scorecard)."""
+    for name in experiments:
+        record = results / "determinism" / f"{name}.json"
+        if not record.is_file():
+            raise InputError(f"experiment {name} has not finished (no determinism record): "
+                             f"run `snakemake --cores N {name}` first", record)
+        if name not in scorecards:
+            raise InputError(f"experiment {name} wrote no scorecard rows", results / name)
+
+
+def part_scorecards(results: Path, experiments: list[str]) -> dict[str, pd.DataFrame]:
+    """Each finished experiment's own scorecard rows (results/<experiment>/.../scorecard.csv)."""
+    pieces = {}
+    for name in experiments:
+        files = sorted((results / name).rglob("scorecard.csv")) if (results / name).is_dir() else []
+        if files:
+            pieces[name] = pd.concat([pd.read_csv(f, keep_default_na=False, dtype=str)[CARD_COLUMNS]
+                                      for f in files], ignore_index=True)
+    return pieces
+
+
+def merge_scorecard(old: pd.DataFrame | None, pieces: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Rows of the committed scorecard whose experiment is not in `pieces`, plus `pieces`; in the
+    order one whole run writes them (experiments by name, then stably by seed)."""
+    by_exp = dict(pieces)
+    if old is not None and len(old):
+        origin = old["link"].map(link_experiment)
+        for name, rows in old.groupby(origin, sort=False):
+            if name not in by_exp:
+                by_exp[name] = rows[CARD_COLUMNS]
+    frames = [by_exp[name] for name in sorted(by_exp)]
+    df = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=CARD_COLUMNS)
+    return df.sort_values("seed", kind="stable").reset_index(drop=True)
+
+
+def merge_manifest(old: dict | None, new: dict, experiments: list[str], known: set[str]) -> dict:
+    """The part's experiments replace theirs; shared folders (instances, determinism records) are
+    merged file by file; what another, unfinished experiment left in results/ is not taken."""
+    merged = {k: dict(v) for k, v in (old or {}).get("experiments", {}).items()}
+    for key, files in new["experiments"].items():
+        if key in experiments:
+            merged[key] = dict(files)
+        elif key not in known:
+            merged[key] = {**merged.get(key, {}), **files}
+    out = dict(new)
+    out["experiments"] = {k: merged[k] for k in sorted(merged)}
+    out["artifacts"] = sum(len(v) for v in merged.values())
+    return out
+
+
+def benchmark_experiment(rel: Path) -> str:
+    """results/benchmarks/<experiment>/<rule>/... -> experiment (determinism: the checked one)."""
+    if rel.parts and rel.parts[0] == "determinism":
+        return Path(rel.parts[-1]).stem
+    return rel.parts[0] if rel.parts else ""
+
+
+def commit() -> str:
+    try:
+        done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    except OSError:
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def merge_run(old: dict | None, part: dict, all_experiments: list[str]) -> dict:
+    """run.json: the parts (a new part replaces earlier ones that ran any of its experiments) and
+    their totals; `complete` once every experiment of the config is in some part."""
+    keep = [p for p in (old or {}).get("parts", []) if not set(p["experiments"]) & set(part["experiments"])]
+    parts = sorted(keep + [part], key=lambda p: (p.get("date", ""), p["experiments"]))
+    done = sorted({e for p in parts for e in p["experiments"]})
+    return {
+        "label": part["label"],
+        "jobs": sum(p["jobs"] for p in parts),
+        "cpu_hours": round(sum(p["cpu_hours"] for p in parts), 2),
+        "elapsed_hours": round(sum(p["elapsed_hours"] for p in parts), 2),
+        "peak_job_rss_gb": max(p["peak_job_rss_gb"] for p in parts),
+        "machine": part["machine"],
+        "complete": set(done) >= set(all_experiments),
+        "experiments_done": len(set(done) & set(all_experiments)),
+        "experiments_total": len(all_experiments),
+        "missing": [e for e in all_experiments if e not in done],
+        "parts": parts,
+    }
+
+
+def configured_experiments(configfile: str | None) -> list[str]:
+    """The experiments of a config, as `make experiments` lists them (a dry run that writes nothing)."""
+    import os
+    import sys
+
+    cmd = [sys.executable, "-m", "snakemake", "--dry-run", "--quiet", "--cores", "1"]
+    if configfile:
+        cmd += ["--configfile", configfile]
+    done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PUZZLELAB_LIST_EXPERIMENTS": "1"})
+    lines = done.stdout.splitlines()
+    if done.returncode != 0 or not any(line.startswith("experiment ") for line in lines):
+        tail = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or ["(no output)"]
+        raise InputError(f"could not list the experiments: {tail[0]}", configfile or "Snakefile")
+    start = next(i for i, line in enumerate(lines) if line.startswith("experiment ")) + 2
+    names = []
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        names.append(line.split()[0])
+    return names

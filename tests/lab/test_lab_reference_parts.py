@@ -1,0 +1,88 @@
+"""A reference run made in parts: each part replaces its experiments and keeps the others."""
+
+import pandas as pd
+import pytest
+
+from puzzlelab.lab import canonical, readme, reference
+from puzzlelab.lab.errors import InputError
+from puzzlelab.lab.scorecard import COLUMNS
+
+
+def _rows(*specs):
+    return pd.DataFrame([{"seed": seed, "figure": fig, "article": "a", "ours": ours, "peer": "", "verdict":
+                          "reproduced", "link": f"results/{exp}/t.html"} for seed, fig, ours, exp in specs],
+                        columns=COLUMNS)
+
+
+def test_scorecard_part_replaces_its_experiment_and_keeps_the_order_of_a_whole_run():
+    old = _rows(("000", "f1", "1", "bfs_layers"), ("001", "b1", "old", "beam_width"),
+                ("001", "b2", "2", "beam_factory"))
+    new = reference.merge_scorecard(old, {"beam_width": _rows(("001", "b1", "new", "beam_width"),
+                                                              ("001", "b3", "3", "beam_width"))})
+    assert list(new["figure"]) == ["f1", "b2", "b1", "b3"]  # seed order, experiments by name within a seed
+    assert list(new["ours"]) == ["1", "2", "new", "3"]
+    whole = reference.merge_scorecard(None, {"bfs_layers": old.iloc[[0]], "beam_factory": old.iloc[[2]],
+                                             "beam_width": _rows(("001", "b1", "new", "beam_width"),
+                                                                 ("001", "b3", "3", "beam_width"))})
+    assert whole.equals(new)
+
+
+def test_manifest_part_replaces_its_experiments_merges_shared_folders_and_skips_unfinished_ones():
+    old = {"experiments": {"beam_width": {"beam_width/a.json": "1", "beam_width/gone.json": "9"},
+                           "edgematch": {"edgematch/i1.txt": "5"}, "bfs_layers": {"bfs_layers/x.csv": "7"}}}
+    new = {"label": "full", "versions": {}, "artifacts": 0,
+           "experiments": {"beam_width": {"beam_width/a.json": "2"}, "edgematch": {"edgematch/i2.txt": "6"},
+                           "beam_factory": {"beam_factory/half.json": "3"}}}
+    known = {"beam_width", "beam_factory", "bfs_layers"}
+    m = reference.merge_manifest(old, new, ["beam_width"], known)
+    assert m["experiments"] == {"beam_width": {"beam_width/a.json": "2"},
+                                "bfs_layers": {"bfs_layers/x.csv": "7"},
+                                "edgematch": {"edgematch/i1.txt": "5", "edgematch/i2.txt": "6"}}
+    assert m["artifacts"] == 4
+
+
+def test_run_record_sums_its_parts_and_a_rerun_part_replaces_the_earlier_one():
+    def part(exps, cpu, date):
+        return {"label": "full", "jobs": 10, "cpu_hours": cpu, "elapsed_hours": cpu / 2, "peak_job_rss_gb": cpu,
+                "machine": "m", "date": date, "experiments": exps, "commit": "c"}
+
+    known = ["a", "b", "c"]
+    run = reference.merge_run(None, part(["a"], 1.0, "2026-01-01"), known)
+    run = reference.merge_run(run, part(["b"], 2.0, "2026-01-02"), known)
+    assert (run["cpu_hours"], run["elapsed_hours"], run["complete"], run["missing"]) == (3.0, 1.5, False, ["c"])
+    run = reference.merge_run(run, part(["a", "c"], 4.0, "2026-01-03"), known)
+    assert [p["experiments"] for p in run["parts"]] == [["b"], ["a", "c"]]
+    assert (run["cpu_hours"], run["jobs"], run["peak_job_rss_gb"], run["complete"]) == (6.0, 20, 4.0, True)
+
+
+def test_readme_row_of_an_unfinished_run_in_parts_says_so(tmp_path):
+    run = {"label": "full", "jobs": 12, "cpu_hours": 3.5, "elapsed_hours": 2.0, "peak_job_rss_gb": 1,
+           "machine": "2 cores", "complete": False, "experiments_done": 2, "experiments_total": 24,
+           "missing": [], "parts": [{}]}
+    canonical.write_json(tmp_path / "full" / "run.json", run)
+    row = next(line for line in readme.block(tmp_path).splitlines() if "`make reproduce`" in line)
+    assert "not yet measured end to end: 2 of 24 experiments so far, 12 jobs, 3.5 CPU-hours" in row
+    run.update(complete=True, parts=[{}, {}, {}])
+    canonical.write_json(tmp_path / "full" / "run.json", run)
+    row = next(line for line in readme.block(tmp_path).splitlines() if "`make reproduce`" in line)
+    assert row == "| `make reproduce` | 12 jobs, 3.5 CPU-hours | 2.0 h wall on 2 cores, in 3 parts |"
+
+
+def test_a_part_must_have_finished(tmp_path):
+    (tmp_path / "beam_width").mkdir()
+    with pytest.raises(InputError, match="beam_width has not finished"):
+        reference.finished(tmp_path, ["beam_width"], {"beam_width"})
+    (tmp_path / "determinism").mkdir()
+    (tmp_path / "determinism" / "beam_width.json").write_text("{}")
+    reference.finished(tmp_path, ["beam_width"], {"beam_width"})
+    with pytest.raises(InputError, match="wrote no scorecard rows"):
+        reference.finished(tmp_path, ["beam_width"], set())
+
+
+def test_benchmarks_are_charged_to_their_experiment():
+    from pathlib import Path
+
+    assert reference.benchmark_experiment(Path("beam_width/beam_solve/x.tsv")) == "beam_width"
+    assert reference.benchmark_experiment(Path("determinism/determinism/beam_width.tsv")) == "beam_width"
+    assert reference.link_experiment("results/nonogram_bench/summary.html") == "nonogram_bench"
+    assert reference.link_experiment("") == ""
