@@ -43,7 +43,7 @@ DETERMINISM_RECORD = (
     "results/determinism/{experiment}.json"  # rule determinism's output
 )
 SKIPPED = []  # [experiment, what, reason] rows for the report
-SCORECARDS = {}  # experiment -> its scorecard rows (CSV, lab.scorecard.COLUMNS)
+SCORECARDS = {}  # experiment -> its scorecard rows (CSVs, lab.scorecard.COLUMNS)
 UNREADABLE = (
     {}
 )  # experiment -> CSVs of inputs its parse step could not read (path, line, reason)
@@ -59,9 +59,9 @@ def register_determinism(name, artifacts):
     DETERMINISM[name] = sorted(set(artifacts))
 
 
-def register_scorecard(name, csv):
-    """Declare the scorecard rows an experiment's report step writes (see puzzlelab.lab.scorecard)."""
-    SCORECARDS[name] = str(csv)
+def register_scorecard(name, *csvs):
+    """Declare the scorecard rows an experiment's report steps write (see puzzlelab.lab.scorecard)."""
+    SCORECARDS[name] = [str(c) for c in csvs]
 
 
 def register_unreadable(name, csvs):
@@ -83,7 +83,7 @@ def experiment_inputs(name):
     """Everything an experiment's target needs: its outputs plus its determinism check."""
     targets = list(EXPERIMENTS[name]["targets"])
     if name in SCORECARDS:
-        targets.append(SCORECARDS[name])
+        targets += SCORECARDS[name]
     targets += UNREADABLE.get(name, [])
     if DETERMINISM.get(name):
         targets += expand(DETERMINISM_RECORD, experiment=name)

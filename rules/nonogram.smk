@@ -32,6 +32,18 @@ NB_REF_WHY = (
 )
 if not NB_REF_EXE:
     skip("nonogram_bench", "pbnsolve reference timing", NB_REF_WHY)
+# 25x25 corpora also solved in the tournament's mode (first solution), the champion beside us
+NB_TOURNAMENT = [n for n in NB.get("tournament", []) if n in NB_NAMES]
+NB_LALAFROG_EXE = nonogram_find_reference(
+    config.get("reference_solvers", {}).get("lalafrog", "")
+)
+NB_LALAFROG_WHY = (
+    ""
+    if NB_LALAFROG_EXE
+    else "LalaFrogKK executable not found (config reference_solvers.lalafrog)"
+)
+if NB_TOURNAMENT and not NB_LALAFROG_EXE:
+    skip("nonogram_bench", "LalaFrogKK beside us on 25x25", NB_LALAFROG_WHY)
 
 
 # a corpus wildcard names a configured corpus (any other name: "no rule to produce", not a KeyError)
@@ -51,6 +63,7 @@ localrules:
     nonogram_bench_summary,
     nonogram_bench_heaviest,
     nonogram_bench_reference_table,
+    nonogram_bench_tournament_table,
     nonogram_ablation_tables,
 
 
@@ -193,6 +206,64 @@ rule nonogram_bench_reference:
         " --corpus {wildcards.nonogram_corpus} --out {output} > {log} 2>&1"
 
 
+rule nonogram_bench_first:
+    input:
+        lambda wc: NB_FILES[wc.nonogram_corpus],
+    output:
+        result="results/nonogram_bench/first/{nonogram_corpus}.{nonogram_chunk}.csv",
+        timing="results/nonogram_bench/first/{nonogram_corpus}.{nonogram_chunk}.timing.csv",
+    log:
+        "results/logs/nonogram_bench/first_{nonogram_corpus}.{nonogram_chunk}.log",
+    benchmark:
+        "results/benchmarks/nonogram_bench/nonogram_bench_first/{nonogram_corpus}.{nonogram_chunk}.tsv"
+    conda:
+        ENV
+    threads: threads_for("nonogram_bench_solve")
+    resources:
+        mem_mb=mem_mb_for("nonogram_bench_solve"),
+        runtime=runtime_for("nonogram_bench_solve"),
+    params:
+        **{
+            k: nonogram_pl.param(
+                config, NONOGRAM_ROOT, nonogram_pl.bench_fields, k, "nonogram_bench"
+            )
+            for k in ["timeout", "work_limit", "chunks"]
+        },
+        paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
+    shell:
+        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {params.paths}"
+        " --max-solutions 1 --timeout {params.timeout}"
+        " --work-limit {params.work_limit} --chunk {wildcards.nonogram_chunk}/{params.chunks}"
+        " --corpus {wildcards.nonogram_corpus}"
+        " --out {output.result} --timing {output.timing} > {log} 2>&1"
+
+
+rule nonogram_bench_champion:
+    input:
+        lambda wc: NB_FILES[wc.nonogram_corpus],
+    output:
+        "results/nonogram_bench/champion/{nonogram_corpus}.timing.csv",
+    log:
+        "results/logs/nonogram_bench/champion_{nonogram_corpus}.log",
+    benchmark:
+        "results/benchmarks/nonogram_bench/nonogram_bench_champion/{nonogram_corpus}.tsv"
+    conda:
+        ENV
+    threads: threads_for("nonogram_bench_reference")
+    resources:
+        mem_mb=mem_mb_for("nonogram_bench_reference"),
+        runtime=runtime_for("nonogram_bench_reference"),
+    params:
+        timeout=lambda wc: nonogram_pl.reference_fields(
+            NB, NONOGRAM_ROOT, wc.nonogram_corpus
+        )["timeout"],
+        exe=NB_LALAFROG_EXE or "",
+        paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
+    shell:
+        "puzzlelab nonogram reference {params.paths} --solver {params.exe:q} --kind lalafrog"
+        " --timeout {params.timeout} --corpus {wildcards.nonogram_corpus} --out {output} > {log} 2>&1"
+
+
 NB_SOLVE = expand(rules.nonogram_bench_solve.output.result, zip, **NB_JOBS)
 NB_TIMINGS = expand(rules.nonogram_bench_solve.output.timing, zip, **NB_JOBS)
 NB_REF = (
@@ -291,6 +362,48 @@ rule nonogram_bench_reference_table:
         " --solver pbnsolve --unavailable={params.why:q}"
         " --csv {output.csv} --html {output.html}"
         " --scorecard {output.scorecard} --link {params.summary} {params.heaviest} > {log} 2>&1"
+
+
+NB_FIRST_JOBS = nonogram_pl.jobs(NB, NONOGRAM_ROOT, names=NB_TOURNAMENT)
+NB_FIRST = expand(rules.nonogram_bench_first.output.result, zip, **NB_FIRST_JOBS)
+
+
+rule nonogram_bench_tournament_table:
+    input:
+        first=NB_FIRST,
+        first_timings=expand(
+            rules.nonogram_bench_first.output.timing, zip, **NB_FIRST_JOBS
+        ),
+        decided=expand(rules.nonogram_bench_solve.output.result, zip, **NB_FIRST_JOBS),
+        champion=(
+            expand(
+                rules.nonogram_bench_champion.output[0], nonogram_corpus=NB_TOURNAMENT
+            )
+            if NB_LALAFROG_EXE
+            else []
+        ),
+    output:
+        csv="results/nonogram_bench/tournament.timing.csv",
+        html=report(
+            "results/nonogram_bench/tournament.timing.html",
+            category="Nonograms",
+            subcategory="nonogram_bench",
+            labels={"table": "25x25 tournament sets beside LalaFrogKK"},
+            caption="../report/nonogram/bench_tournament.rst",
+        ),
+        scorecard="results/nonogram_bench/tournament/scorecard.csv",
+    log:
+        "results/logs/nonogram_bench/tournament_table.log",
+    benchmark:
+        "results/benchmarks/nonogram_bench/nonogram_bench_tournament_table/all.tsv"
+    conda:
+        ENV
+    params:
+        why=NB_LALAFROG_WHY,
+    shell:
+        "puzzlelab nonogram report tournament {input.first} --decided {input.decided}"
+        " --reference {input.champion} --solver LalaFrogKK --unavailable={params.why:q}"
+        " --csv {output.csv} --html {output.html} --scorecard {output.scorecard} > {log} 2>&1"
 
 
 rule nonogram_bench_gallery:
@@ -404,10 +517,17 @@ register_experiment(
         rules.nonogram_bench_summary.output.svg,
         rules.nonogram_bench_reference_table.output.html,
     ]
+    + ([rules.nonogram_bench_tournament_table.output.html] if NB_TOURNAMENT else [])
     + expand(rules.nonogram_bench_gallery.output[0], nonogram_corpus=NB_NAMES),
 )
 register_scorecard(
-    "nonogram_bench", rules.nonogram_bench_reference_table.output.scorecard
+    "nonogram_bench",
+    rules.nonogram_bench_reference_table.output.scorecard,
+    *(
+        [rules.nonogram_bench_tournament_table.output.scorecard]
+        if NB_TOURNAMENT
+        else []
+    ),
 )
 register_unreadable(
     "nonogram_bench",
@@ -417,7 +537,7 @@ register_unreadable(
         nonogram_corpus=nonogram_pl.parsed_names(NB, NONOGRAM_ROOT),
     ),
 )
-register_determinism("nonogram_bench", NB_SOLVE)
+register_determinism("nonogram_bench", NB_SOLVE + NB_FIRST)
 register_experiment(
     "nonogram_ablation",
     "Nonograms",

@@ -12,7 +12,7 @@ localrules:
 
 rule scorecard:
     input:
-        lambda wc: [SCORECARDS[name] for name in sorted(SCORECARDS)],
+        lambda wc: [f for name in sorted(SCORECARDS) for f in SCORECARDS[name]],
     output:
         csv="results/report/scorecard.csv",
         fragment="results/report/scorecard.fragment.html",

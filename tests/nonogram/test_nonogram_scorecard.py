@@ -158,3 +158,56 @@ def test_ablation_reads_the_variant_from_the_folder(tmp_path, run_cli):
     assert code == 0, err
     row = pd.read_csv(tmp_path / "ab.csv").iloc[0]
     assert row["speed-up (total)"] == pytest.approx(4.0) and row["n"] == 2
+
+
+def test_tournament_rows_give_both_modes_and_the_champion(tmp_path):
+    from puzzlelab.nonogram.scorecard import tournament_scorecard
+
+    first, _ = bench_files(tmp_path, [("tournament", "t#1", "solved", 1.0), ("tournament", "t#2", "timeout", 10.0)],
+                           stem="first")
+    decided, _ = bench_files(tmp_path, [("tournament", "t#1", "unique", 2.0), ("tournament", "t#2", "multiple", 3.0)],
+                             stem="decided")
+    ref = reference_file(tmp_path, [("tournament", "t#1", "solved", 4.0), ("tournament", "t#2", "solved", 18.0)])
+    out = tmp_path / "t.csv"
+    tournament_scorecard(first, decided, ref, "LalaFrogKK", "", "results/x/t.html", str(out))
+    rows = list(pd.read_csv(out, keep_default_na=False, dtype=str).itertuples(index=False))
+    assert [r.verdict for r in rows] == ["missed", "reproduced", "beaten"]
+    assert rows[0].ours == "1 of 2 (slowest 10 s; 1 stopped at the run's work limit)"
+    assert rows[2].ours == "11 s for 2 puzzles (LalaFrogKK / ours 2.00)"
+    tournament_scorecard(first, decided, [], "LalaFrogKK", "LalaFrogKK not found", "l", str(out))
+    last = pd.read_csv(out, keep_default_na=False, dtype=str).iloc[-1]
+    assert (last["peer"], last["verdict"]) == ("not run: LalaFrogKK not found", "not run here")
+
+
+FAKE_LALAFROG = r'''#!/usr/bin/env python3
+"""Stands in for LalaFrogKK: reads ./input.txt (1000 puzzles), answers the first two (#2 wrongly)."""
+import re
+text = open("input.txt").read()
+assert len(re.findall(r"^\$\d+$", text, re.M)) == 1000
+with open("solution.txt", "w") as sol, open("log.txt", "w") as log:
+    for k, grid in ((1, [[1] * 25] + [[0] * 25] * 24), (2, [[0] * 25] * 25)):
+        sol.write(f"${k}\n" + "\n".join("\t".join(map(str, row)) for row in grid) + "\n")
+        log.write(f"#{k}\t0.5\n")
+    log.write("total time: 1.0\n")
+'''
+
+
+def test_lalafrog_runner_checks_every_grid_and_skips_other_sizes(tmp_path):
+    import os
+
+    from puzzlelab.nonogram.reference import parse_lalafrog, run_lalafrog
+
+    exe = tmp_path / "LalaFrogKK"
+    exe.write_text(FAKE_LALAFROG)
+    os.chmod(exe, 0o755)
+    top = "\n".join(["1"] * 25 + ["25"] + ["0"] * 24)  # columns 1 each, then rows: the top row full
+    puzzles = tmp_path / "set.txt"
+    puzzles.write_text(f"$1\n{top}\n$2\n{top}\n$3\n{top}\n")
+    small = tmp_path / "small.non"
+    small.write_text("width 2\nheight 1\nrows\n2\ncolumns\n1\n1\n")
+    rows = run_lalafrog(str(exe), [str(puzzles), str(small)], 10.0, corpus="c", progress=False)
+    assert [(r["name"], r["status"]) for r in rows] == [("set#1", "solved"), ("set#2", "wrong"),
+                                                        ("set#3", "unknown"), ("small", "skipped")]
+    assert rows[0]["time_s"] == 0.5
+    times, grids = parse_lalafrog("#7\t1.25\ntotal time: 1.25\n", "$7\n1\t0\n0\t1\n")
+    assert times == {7: 1.25} and grids == {7: [[1, 0], [0, 1]]}

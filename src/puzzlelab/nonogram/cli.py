@@ -21,6 +21,9 @@ REPORT_TABLES = {  # the tables of nonogram.report, described here so `--help` i
     "heaviest": "the 10 heaviest puzzles of each corpus",
     "reference": "our CPU times beside the reference solver's, per corpus (--reference, --solver, --unavailable; "
                  "--scorecard: seed 002's figures, with --link)",
+    "tournament": "the 25x25 tournament sets in both modes: RUNS = first-solution runs (--max-solutions 1), "
+                  "--decided = the same puzzles' runs with 2, --reference = LalaFrogKK's CSVs (--scorecard: the "
+                  "tournament rows of seed 002)",
     "ablation": "speed-up of each optimisation; RUNS are the variants' bench CSVs, each in a folder named after "
                 "its variant: base, naive, sweep, no-probing, no-cache (--svg: the speed-ups)",
 }
@@ -122,9 +125,12 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--unreadable", metavar="CSV", help="record unreadable files here instead of failing")
     p.set_defaults(handler=_parse)
 
-    p = sub.add_parser("reference", help="time a reference solver (pbnsolve) on the same puzzles")
+    p = sub.add_parser("reference", help="time a peer solver (pbnsolve, or LalaFrogKK on 25x25) on the same puzzles")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--solver", default="pbnsolve", help="executable name or path (default pbnsolve)")
+    p.add_argument("--kind", choices=["pbnsolve", "lalafrog"], default="pbnsolve",
+                   help="how to run it: pbnsolve (one process per puzzle, -u: uniqueness decided) or lalafrog "
+                        "(LalaFrogKK: 1000 25x25 puzzles per process, first solution; other puzzles `skipped`)")
     p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="wall-clock seconds per puzzle")
     p.add_argument("--corpus")
     p.add_argument("--limit", type=_limit, metavar="N", help="as bench --limit (default all)")
@@ -134,12 +140,15 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.set_defaults(handler=_reference)
 
     p = add_report_command(sub, REPORT_TABLES, _report,
-                           runs_help="bench CSVs (each one's .timing.csv is read beside it)", scorecard=("reference",))
+                           runs_help="bench CSVs (each one's .timing.csv is read beside it)",
+                           scorecard=("reference", "tournament"))
     p.add_argument("--reference", nargs="*", default=[], metavar="CSV",
                    help="reference: the reference solver's CSVs (none: it did not run)")
     p.add_argument("--solver", default="pbnsolve", help="reference: the reference solver's name")
     p.add_argument("--unavailable", default="", metavar="WHY",
                    help="reference: why the reference solver did not run")
+    p.add_argument("--decided", nargs="*", default=[], metavar="CSV",
+                   help="tournament: bench CSVs of the same puzzles with --max-solutions 2")
     p.add_argument("--link", nargs=2, metavar=("SUMMARY", "HEAVIEST"),
                    help="reference --scorecard: the summary and heaviest tables' --html, which rows point to "
                         "beside the reference table's own")
@@ -266,7 +275,8 @@ def _reference(args) -> int:
     from ..lab.tables import write_table
     from . import reference
 
-    rows = reference.run(args.solver, args.paths, args.timeout, corpus=args.corpus, fmt=args.format,
+    runner = reference.run_lalafrog if args.kind == "lalafrog" else reference.run
+    rows = runner(args.solver, args.paths, args.timeout, corpus=args.corpus, fmt=args.format,
                          chunk=lambda items: _chunk(items[: args.limit] if args.limit else items, args.chunk))
     write_table(pd.DataFrame(rows, columns=["corpus", "name", "status", "line_solvable", "time_s", "cpu_s", "wall_s"]),
                 args.out)
@@ -276,7 +286,7 @@ def _reference(args) -> int:
 def _report(args) -> int:
     from . import report, scorecard
 
-    if args.scorecard and not args.link:
+    if args.scorecard and args.table == "reference" and not args.link:
         raise InputError("report reference --scorecard needs --link SUMMARY HEAVIEST (the items its rows point to)")
     if args.table == "summary":
         report.summary_table(args.runs, args.csv, args.html, args.svg)
@@ -288,6 +298,12 @@ def _report(args) -> int:
             links = {"summary": args.link[0], "heaviest": args.link[1], "reference": args.html}
             scorecard.bench_scorecard(args.runs, args.reference, args.solver, args.unavailable, links,
                                       args.scorecard)
+    elif args.table == "tournament":
+        report.tournament_table(args.runs, args.decided, args.reference, args.solver, args.unavailable, args.csv,
+                                args.html)
+        if args.scorecard:
+            scorecard.tournament_scorecard(args.runs, args.decided, args.reference, args.solver, args.unavailable,
+                                           args.html, args.scorecard)
     else:
         report.ablation_tables(args.runs, args.csv, args.html, args.svg)
     return 0

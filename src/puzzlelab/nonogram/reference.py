@@ -1,4 +1,5 @@
-"""Time a reference solver (Jan Wolter's pbnsolve) on the same puzzles, for the side-by-side table.
+"""Time a peer solver on the same puzzles, for the side-by-side tables: Jan Wolter's pbnsolve
+(`run`) and LalaFrogKK, the 25x25 tournament champion (`run_lalafrog`).
 
 Each puzzle is written as webpbn XML (pbnsolve's native format, colour included) and solved with
 `pbnsolve -b -u -t`: `-u` decides uniqueness like our `--max-solutions 2`, `-t` prints its own
@@ -88,3 +89,92 @@ def run(executable: str, specs: list[str], timeout: float, corpus: str | None = 
             rows.append(row)
             bar.update(1, note=f"{row['name']}: {status}")
     return rows
+
+
+# LalaFrogKK (github.com/CGI-LAB/Nonogram) is built for the tournament: it reads exactly
+# LALAFROG_BATCH puzzles of 25x25 from ./input.txt, writes ./solution.txt and ./log.txt ("#N<TAB>seconds"
+# of its own clock per puzzle), and stops at the first solution (the tournament's task).
+LALAFROG_BATCH = 1000
+LALAFROG_SIDE = 25
+_LALAFROG_PAD = "\n".join(["0"] * (2 * LALAFROG_SIDE))  # an empty puzzle: pads a short batch
+
+
+def tournament_text(puzzle) -> str:
+    """A black-and-white puzzle in the tournament format: column clues, then row clues; 0 = empty."""
+    lines = [" ".join(str(n) for n, _ in clue) or "0" for clue in list(puzzle.cols) + list(puzzle.rows)]
+    return "\n".join(lines)
+
+
+def parse_lalafrog(log: str, solution: str) -> tuple[dict[int, float], dict[int, list[list[int]]]]:
+    """({puzzle number: its seconds}, {puzzle number: its grid}) from LalaFrogKK's log and solution files."""
+    times = {int(m.group(1)): float(m.group(2)) for m in re.finditer(r"^#(\d+)\s+([0-9.eE+-]+)\s*$", log, re.M)}
+    grids: dict[int, list[list[int]]] = {}
+    current = None
+    for line in solution.splitlines():
+        if line.startswith("$"):
+            current = int(line[1:].strip() or 0)
+            grids[current] = []
+        elif current is not None and line.strip():
+            grids[current].append([int(v) for v in line.split()])
+    return times, grids
+
+
+def run_lalafrog(executable: str, specs: list[str], timeout: float, corpus: str | None = None,
+                 fmt: str | None = None, progress: bool = True, chunk=None) -> list[dict]:
+    """LalaFrogKK on every 25x25 black-and-white puzzle, LALAFROG_BATCH per process; every grid it
+    writes is checked against the clues here (status `solved`, or `wrong`)."""
+    import numpy as np
+
+    from .model import satisfies
+
+    exe = find(executable)
+    if exe is None:
+        raise InputError(f"reference solver {quote(executable)} not found (install it or put it on PATH)")
+    items = load_all(specs, fmt, keep_going=True)
+    if chunk is not None:
+        items = chunk(items)
+    rows, batch = [], []
+    for it in items:
+        row = {"corpus": corpus or Path(it.spec).parent.name,
+               "name": it.puzzle.name if it.puzzle else Path(it.spec).stem}
+        p = it.puzzle
+        if p is None or not p.is_bw or p.width != LALAFROG_SIDE or p.height != LALAFROG_SIDE:
+            row.update(status="error" if p is None else "skipped", line_solvable=False, time_s=float("nan"),
+                       cpu_s=float("nan"), wall_s=float("nan"))
+        else:
+            batch.append((row, p))
+        rows.append(row)
+    with Progress(len(batch), Path(exe).name, unit="puzzles", enabled=progress) as bar:
+        for start in range(0, len(batch), LALAFROG_BATCH):
+            part = batch[start:start + LALAFROG_BATCH]
+            _lalafrog_batch(exe, part, timeout * len(part), satisfies, np)
+            bar.update(len(part), note=f"{sum(r['status'] == 'solved' for r, _ in part)} of {len(part)} solved")
+    return rows
+
+
+def _lalafrog_batch(exe: str, part: list, timeout: float, satisfies, np) -> None:
+    with tempfile.TemporaryDirectory(prefix="lalafrog-") as tmp:
+        text = [f"${k + 1}\n{tournament_text(p)}" for k, (_, p) in enumerate(part)]
+        text += [f"${k + 1}\n{_LALAFROG_PAD}" for k in range(len(part), LALAFROG_BATCH)]
+        Path(tmp, "input.txt").write_text("\n".join(text) + "\n", encoding="utf-8")
+        t0 = time.perf_counter()
+        ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        killed = False
+        try:
+            subprocess.run([exe], cwd=tmp, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            killed = True
+        wall = time.perf_counter() - t0
+        ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+        read = lambda name: Path(tmp, name).read_text(errors="replace") if Path(tmp, name).is_file() else ""  # noqa: E731
+        times, grids = parse_lalafrog(read("log.txt"), read("solution.txt"))
+    for k, (row, p) in enumerate(part):
+        t, grid = times.get(k + 1), grids.get(k + 1)
+        if t is None or grid is None:
+            status = "timeout" if killed else "unknown"
+        else:
+            status = "solved" if satisfies(p, np.array(grid, dtype=np.int64)) else "wrong"
+        # its own clock per puzzle; the process's CPU and wall time shared out over the batch
+        row.update(status=status, line_solvable=False, time_s=float("nan") if t is None else t,
+                   cpu_s=cpu / len(part), wall_s=wall / len(part))

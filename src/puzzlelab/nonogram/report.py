@@ -122,7 +122,7 @@ def time_plot(df: pd.DataFrame, path: str) -> None:
             ax.scatter(t[ok & out], y[ok & out], s=28, marker="x", color="tab:red",
                        label=None if labelled else "timeout")
             labelled = True
-    ax.boxplot(data, vert=False, widths=0.5, showfliers=False)
+    ax.boxplot(data, orientation="horizontal", widths=0.5, showfliers=False)
     ax.set_yticks(range(1, len(corpora) + 1))
     ax.set_yticklabels(corpora)
     ax.set_xscale("log")
@@ -187,6 +187,53 @@ def reference_table(results: list[str], references: list[str], solver: str, unav
             f"time than we did. Wall times include process start-up for {solver} (one process per puzzle) but not for "
             f"us (one process per corpus); on a shared machine CPU times are the stable measure.")
     write_table(pd.DataFrame(rows, columns=cols), csv, html, title=f"Our solver beside {solver}", note=note)
+
+
+# The tournament's limit per puzzle (TAAI/ICGA/TCGA nonogram tournaments) and its task: one solution.
+TOURNAMENT_LIMIT_S = 60.0
+FOUND = ("unique", "multiple", "solved")
+
+
+def tournament_rows(first: pd.DataFrame, decided: pd.DataFrame, ref: pd.DataFrame | None, solver: str) -> list[dict]:
+    """Per corpus: the first solution (the tournament's task) and the decided status (uniqueness)
+    in our CPU time, with the champion's first-solution time beside them."""
+    rows = []
+    for corpus, f in first.groupby("corpus", sort=True):
+        d = decided[decided["corpus"] == corpus]
+        row = {"corpus": corpus, "puzzles": len(f),
+               "ours solved (first solution)": int(f["status"].isin(FOUND).sum()),
+               "ours CPU s (first solution)": float(f["cpu_s"].dropna().sum()),
+               "ours max s (first solution)": float(f["cpu_s"].max()) if len(f) else float("nan"),
+               f"ours over {TOURNAMENT_LIMIT_S:g} s (first solution)": int((f["cpu_s"] > TOURNAMENT_LIMIT_S).sum()),
+               "ours decided (uniqueness)": int(d["status"].isin(DECIDED).sum()),
+               "ours CPU s (uniqueness)": float(d["cpu_s"].dropna().sum()),
+               "ours max s (uniqueness)": float(d["cpu_s"].max()) if len(d) else float("nan")}
+        r = ref[ref["corpus"] == corpus] if ref is not None else None
+        if r is not None and len(r):
+            ok = r[r["status"] == "solved"]
+            their = float(r["t"].dropna().sum())
+            row.update({f"{solver} solved": len(ok), f"{solver} CPU s": their,
+                        f"{solver} max s": float(r["t"].max()),
+                        f"{solver} wrong": int((r["status"] == "wrong").sum()),
+                        f"{solver} / ours (first solution)": their / row["ours CPU s (first solution)"]
+                        if row["ours CPU s (first solution)"] > 0 else float("nan")})
+        rows.append(row)
+    return rows
+
+
+def tournament_table(first_runs: list[str], decided_runs: list[str], references: list[str], solver: str,
+                     unavailable: str, csv: str, html: str) -> None:
+    """The 25x25 tournament sets in both modes (first solution; uniqueness decided), the champion beside us."""
+    first = load_runs(first_runs)
+    decided = load_runs(decided_runs) if decided_runs else first.iloc[0:0]
+    ref = load_reference(references) if references else None
+    df = pd.DataFrame(tournament_rows(first, decided, ref, solver))
+    peer = (f"{solver} = its own clock per puzzle (CPU), first solution, every grid it wrote checked against the clues "
+            f"here" if ref is not None else f"{solver} did not run: {unavailable or 'not available'}")
+    note = (f"CPU seconds per puzzle, one process per corpus. First solution = `--max-solutions 1`, the tournament's "
+            f"task (the tournament allows {TOURNAMENT_LIMIT_S:g} s per puzzle); uniqueness = `--max-solutions 2` "
+            f"(the benchmark's runs of the same puzzles). {peer}. A ratio above 1 means {solver} needed more time.")
+    write_table(df, csv, html, title=f"25x25 tournament sets: both modes, beside {solver}", note=note)
 
 
 COMPARISONS = [

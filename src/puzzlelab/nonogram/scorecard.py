@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..lab.scorecard import Row, verdict, write_rows
-from .report import DECIDED, load_reference, load_runs
+from .report import DECIDED, FOUND, TOURNAMENT_LIMIT_S, load_reference, load_runs
 
 SEED = "002"
 # Times within this fraction of the article's count as reproduced (another machine, another decade).
@@ -153,3 +153,37 @@ def bench_scorecard(results: list[str], references: list[str], solver: str, unav
             + peer_rows(ours, ref, solver, unavailable, links["reference"]))
     write_rows(rows, csv)
 
+
+
+def tournament_scorecard(first_runs: list[str], decided_runs: list[str], references: list[str], solver: str,
+                         unavailable: str, link: str, csv: str) -> None:
+    """Seed 002's tournament rows: every 25x25 puzzle solved and decided within the tournament's limit,
+    and the CPU time beside the champion (first solution, the tournament's task)."""
+    first = load_runs(first_runs)
+    decided = load_runs(decided_runs) if decided_runs else first.iloc[0:0]
+    ref = load_reference(references) if references else None
+    limit = f"{TOURNAMENT_LIMIT_S:g} s"
+    rows = []
+    for mode, df, ok in (("solved (first solution)", first, FOUND), ("decided (uniqueness)", decided, DECIDED)):
+        figure = f"25x25 tournament: every puzzle {mode} within {limit} of CPU"
+        if df.empty:
+            rows.append(_absent(figure, "", "no tournament corpus in this run", link))
+            continue
+        good = df["status"].isin(ok) & (df["cpu_s"] <= TOURNAMENT_LIMIT_S)
+        slowest, stopped = float(df["cpu_s"].max()), int((df["status"] == "timeout").sum())
+        more = f"; {stopped} stopped at the run's work limit" if stopped else ""
+        rows.append(Row(SEED, figure, "", f"{int(good.sum())} of {len(df)} (slowest {_seconds(slowest)}{more})",
+                        verdict="reproduced" if bool(good.all()) else "missed", link=link))
+    figure = f"25x25 tournament: CPU time beside {solver}, the champion (first solution)"
+    if first.empty or ref is None:
+        why = "no tournament corpus in this run" if first.empty else (unavailable or f"{solver} did not run")
+        rows.append(Row(SEED, figure, "", "—", f"not run: {why}", "not run here", link))
+    else:
+        keys = set(zip(ref["corpus"], ref["name"]))
+        mine = first[[k in keys for k in zip(first["corpus"], first["name"])]]
+        o, t = float(mine["cpu_s"].sum()), float(ref["t"].dropna().sum())
+        ratio = t / o if o > 0 else float("nan")
+        rows.append(Row(SEED, figure, "", f"{_seconds(o)} for {len(mine)} puzzles ({solver} / ours {ratio:.2f})",
+                        f"{solver}: {_seconds(t)}, {int((ref['status'] == 'solved').sum())} solved",
+                        verdict(ratio, 1.0, better="higher", rel_tol=PEER_TOL), link))
+    write_rows(rows, csv)
