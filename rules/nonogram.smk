@@ -81,10 +81,12 @@ rule nonogram_generate:
         mem_mb=mem_mb_for("nonogram_generate"),
         runtime=runtime_for("nonogram_generate"),
     params:
-        **{
-            k: nonogram_pl.param(config, NONOGRAM_ROOT, nonogram_pl.generate_fields, k)
-            for k in ["size", "density", "colors", "puzzles", "seed", "style", "scale"]
-        },
+        **nonogram_pl.params(
+            config,
+            NONOGRAM_ROOT,
+            nonogram_pl.generate_fields,
+            ["size", "density", "colors", "puzzles", "seed", "style", "scale"],
+        ),
     shell:
         "puzzlelab nonogram generate --size {params.size} --density {params.density}"
         " --colors {params.colors} --count {params.puzzles} --seed {params.seed}"
@@ -157,12 +159,13 @@ rule nonogram_bench_solve:
         mem_mb=mem_mb_for("nonogram_bench_solve"),
         runtime=runtime_for("nonogram_bench_solve"),
     params:
-        **{
-            k: nonogram_pl.param(
-                config, NONOGRAM_ROOT, nonogram_pl.bench_fields, k, "nonogram_bench"
-            )
-            for k in ["max_solutions", "timeout", "work_limit", "chunks"]
-        },
+        **nonogram_pl.params(
+            config,
+            NONOGRAM_ROOT,
+            nonogram_pl.bench_fields,
+            ["max_solutions", "timeout", "work_limit", "chunks"],
+            "nonogram_bench",
+        ),
         paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {params.paths}"
@@ -188,16 +191,13 @@ rule nonogram_bench_reference:
         mem_mb=mem_mb_for("nonogram_bench_reference"),
         runtime=runtime_for("nonogram_bench_reference"),
     params:
-        **{
-            k: nonogram_pl.param(
-                config,
-                NONOGRAM_ROOT,
-                nonogram_pl.reference_fields,
-                k,
-                "nonogram_bench",
-            )
-            for k in ["timeout", "chunks"]
-        },
+        **nonogram_pl.params(
+            config,
+            NONOGRAM_ROOT,
+            nonogram_pl.reference_fields,
+            ["timeout", "chunks"],
+            "nonogram_bench",
+        ),
         exe=NB_REF_EXE or "",
         paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
     shell:
@@ -223,12 +223,13 @@ rule nonogram_bench_first:
         mem_mb=mem_mb_for("nonogram_bench_solve"),
         runtime=runtime_for("nonogram_bench_solve"),
     params:
-        **{
-            k: nonogram_pl.param(
-                config, NONOGRAM_ROOT, nonogram_pl.bench_fields, k, "nonogram_bench"
-            )
-            for k in ["timeout", "work_limit", "chunks"]
-        },
+        **nonogram_pl.params(
+            config,
+            NONOGRAM_ROOT,
+            nonogram_pl.bench_fields,
+            ["timeout", "work_limit", "chunks"],
+            "nonogram_bench",
+        ),
         paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {params.paths}"
@@ -254,9 +255,13 @@ rule nonogram_bench_champion:
         mem_mb=mem_mb_for("nonogram_bench_reference"),
         runtime=runtime_for("nonogram_bench_reference"),
     params:
-        timeout=lambda wc: nonogram_pl.reference_fields(
-            NB, NONOGRAM_ROOT, wc.nonogram_corpus
-        )["timeout"],
+        **nonogram_pl.params(
+            config,
+            NONOGRAM_ROOT,
+            nonogram_pl.reference_fields,
+            ["timeout"],
+            "nonogram_bench",
+        ),
         exe=NB_LALAFROG_EXE or "",
         paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
     shell:
@@ -457,12 +462,13 @@ rule nonogram_ablation_solve:
         mem_mb=mem_mb_for("nonogram_ablation_solve"),
         runtime=runtime_for("nonogram_ablation_solve"),
     params:
-        **{
-            k: nonogram_pl.param(
-                config, NONOGRAM_ROOT, nonogram_pl.bench_fields, k, "nonogram_ablation"
-            )
-            for k in ["max_solutions", "timeout", "work_limit", "chunks"]
-        },
+        **nonogram_pl.params(
+            config,
+            NONOGRAM_ROOT,
+            nonogram_pl.bench_fields,
+            ["max_solutions", "timeout", "work_limit", "chunks"],
+            "nonogram_ablation",
+        ),
         paths=lambda wc: shlex.quote(NA_FILES[wc.nonogram_corpus]),
         switch=lambda wc: nonogram_pl.VARIANT_FLAGS[wc.nonogram_variant],
     shell:

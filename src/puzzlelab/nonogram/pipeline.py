@@ -112,3 +112,8 @@ def param(config: dict, root: Path, fields, key: str, experiment: str | None = N
     The section is `config[experiment]`, or the one the job's `nonogram_exp` wildcard names.
     """
     return lambda wc: fields(config[experiment or wc.nonogram_exp], root, wc.nonogram_corpus)[key]
+
+
+def params(config: dict, root: Path, fields, keys: list[str], experiment: str | None = None) -> dict:
+    """A rule's params: one `param` function per flag in `keys`."""
+    return {k: param(config, root, fields, k, experiment) for k in keys}
