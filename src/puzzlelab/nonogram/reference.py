@@ -46,14 +46,18 @@ def parse_output(text: str) -> tuple[str, bool, float | None]:
     return status, "logical" in words or "line" in words, float(m.group(1)) if m else None
 
 
-def run(executable: str, specs: list[str], timeout: float, corpus: str | None = None, fmt: str | None = None,
-        progress: bool = True, chunk=None) -> list[dict]:
+def _solver_and_puzzles(executable: str, specs: list[str], fmt: str | None, chunk) -> tuple[str, list]:
+    """The peer's executable (or an error saying it is missing) and the puzzles it is given."""
     exe = find(executable)
     if exe is None:
         raise InputError(f"reference solver {quote(executable)} not found (install it or put it on PATH)")
     items = load_all(specs, fmt, keep_going=True)
-    if chunk is not None:
-        items = chunk(items)
+    return exe, chunk(items) if chunk is not None else items
+
+
+def run(executable: str, specs: list[str], timeout: float, corpus: str | None = None, fmt: str | None = None,
+        progress: bool = True, chunk=None) -> list[dict]:
+    exe, items = _solver_and_puzzles(executable, specs, fmt, chunk)
     rows = []
     with tempfile.TemporaryDirectory(prefix="pbnsolve-") as tmp, \
             Progress(len(items), f"{Path(exe).name}", unit="puzzles", enabled=progress) as bar:
@@ -127,12 +131,7 @@ def run_lalafrog(executable: str, specs: list[str], timeout: float, corpus: str 
 
     from .model import satisfies
 
-    exe = find(executable)
-    if exe is None:
-        raise InputError(f"reference solver {quote(executable)} not found (install it or put it on PATH)")
-    items = load_all(specs, fmt, keep_going=True)
-    if chunk is not None:
-        items = chunk(items)
+    exe, items = _solver_and_puzzles(executable, specs, fmt, chunk)
     rows, batch = [], []
     for it in items:
         row = {"corpus": corpus or Path(it.spec).parent.name,
