@@ -543,7 +543,7 @@ register_unreadable(
         nonogram_corpus=nonogram_pl.parsed_names(NB, NONOGRAM_ROOT),
     ),
 )
-register_determinism("nonogram_bench", NB_SOLVE + NB_FIRST)
+register_determinism("nonogram_bench", NB_SOLVE)
 register_experiment(
     "nonogram_ablation",
     "Nonograms",
