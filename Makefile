@@ -19,7 +19,7 @@ export PATH := $(BIN):$(PATH)
 CONFIGARG = $(if $(CONFIG),--configfile $(CONFIG),)
 SNAKEMAKE = $(BIN)/snakemake
 
-.PHONY: reproduce plan test test-timed test-all venv report verify reference experiments lint format clean
+.PHONY: reproduce plan test test-timed test-all venv report verify reference part experiments lint format clean
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -50,6 +50,14 @@ verify: venv
 # After a finished run: reference/<label>/ (manifest, measured cost per job, scorecard).
 reference: venv
 	$(BIN)/puzzlelab lab reference $(CONFIGARG)
+	$(BIN)/puzzlelab lab readme
+
+# A run too long for one sitting, in parts: run some experiments, then merge them into
+# reference/<label>/ (the others stay as committed), e.g. make part EXPERIMENTS="beam_width beam_factory"
+part: venv
+	@test -n "$(EXPERIMENTS)" || { echo 'make part EXPERIMENTS="NAME ..." (see make experiments)'; exit 2; }
+	$(SNAKEMAKE) $(EXPERIMENTS) --cores $(CORES) $(CONFIGARG)
+	$(BIN)/puzzlelab lab reference --part $(EXPERIMENTS) $(CONFIGARG)
 	$(BIN)/puzzlelab lab readme
 
 experiments: venv
