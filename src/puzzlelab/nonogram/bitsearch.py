@@ -41,8 +41,18 @@ ROOT_UNKNOWN, ROOT_SOLVED, ROOT_CONTRADICTION, ROOT_STALLED = 0, 1, 2, 3
 LOG_SCALE = 1850  # 1.85 ln(1 + d), in thousandths of a cell
 
 
+_LOG = np.zeros(0, np.int64)  # the longest table made so far: entry d depends on d only
+
+
 def log_table(ncell: int) -> np.ndarray:
-    return np.array([int(round(LOG_SCALE * math.log1p(d))) for d in range(ncell + 1)], dtype=np.int64)
+    """The branching score's log term for 0..ncell unknown cells (a view never written; shared by every puzzle,
+    so a corpus pays for it once instead of once per puzzle)."""
+    global _LOG
+    if len(_LOG) <= ncell:
+        grown = np.array([int(round(LOG_SCALE * math.log1p(d))) for d in range(len(_LOG), 2 * ncell + 1)],
+                         dtype=np.int64)
+        _LOG = np.concatenate([_LOG, grown])
+    return _LOG[: ncell + 1]
 
 
 class Tables(NamedTuple):
