@@ -110,7 +110,9 @@ def _solve_one(pz, ws, grid, ctr, tab, line, naive):
     for i in range(n):
         cells[i] = grid[start + i * stride]
     ctr[SOLVES] += 1
-    use_cache = (ctr[FLAGS] & F_CACHE) != 0
+    # Before the first fixpoint no line state can come back (each solve follows a change of the line),
+    # so the cache could only cost there: it is consulted and filled from the first branch or probe on.
+    use_cache = (ctr[FLAGS] & F_CACHE) != 0 and ctr[ROOT] != ROOT_UNKNOWN
     nw = 0
     h = np.int64(0)
     if use_cache:
