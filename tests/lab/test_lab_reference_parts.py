@@ -1,10 +1,8 @@
 """A reference run made in parts: each part replaces its experiments and keeps the others."""
 
 import pandas as pd
-import pytest
 
 from puzzlelab.lab import canonical, readme, reference
-from puzzlelab.lab.errors import InputError
 from puzzlelab.lab.scorecard import COLUMNS
 
 
@@ -68,15 +66,13 @@ def test_readme_row_of_an_unfinished_run_in_parts_says_so(tmp_path):
     assert row == "| `make reproduce` | 12 jobs, 3.5 CPU-hours | 2.0 h wall on 2 cores, in 3 parts |"
 
 
-def test_a_part_must_have_finished(tmp_path):
-    (tmp_path / "beam_width").mkdir()
-    with pytest.raises(InputError, match="beam_width has not finished"):
-        reference.finished(tmp_path, ["beam_width"], {"beam_width"})
-    (tmp_path / "determinism").mkdir()
-    (tmp_path / "determinism" / "beam_width.json").write_text("{}")
-    reference.finished(tmp_path, ["beam_width"], {"beam_width"})
-    with pytest.raises(InputError, match="wrote no scorecard rows"):
-        reference.finished(tmp_path, ["beam_width"], set())
+def test_a_part_that_has_not_finished_says_what_is_left():
+    from puzzlelab.lab.cost import Job
+
+    left = [Job("beam_solve"), Job("beam_solve"), Job("determinism"), Job("beam_width")]
+    assert reference.unfinished_message(left, ["beam_width"]) == (
+        "not finished: 4 jobs left (beam_solve, beam_width, determinism); "
+        "run `snakemake --cores N beam_width` first")
 
 
 def test_benchmarks_are_charged_to_their_experiment():

@@ -408,8 +408,8 @@ def _reference_part(args, label: str) -> int:
     if unknown:
         raise InputError(f"not an experiment of this config: {', '.join(unknown)} (see `make experiments`)",
                          args.configfile or "config/config.yaml")
+    reference.check_finished(args.part, args.configfile)
     pieces = reference.part_scorecards(results, args.part)
-    reference.finished(results, args.part, set(pieces))
 
     path = ref / "manifest.json"
     m = reference.merge_manifest(manifest.read(path) if path.is_file() else None,

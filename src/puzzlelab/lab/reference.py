@@ -24,15 +24,20 @@ def link_experiment(link: str) -> str:
     return parts[1] if len(parts) > 2 and parts[0] == "results" else ""
 
 
-def finished(results: Path, experiments: list[str], scorecards: set[str]) -> None:
-    """Refuse a part whose experiments did not all finish (no determinism record, no scorecard)."""
-    for name in experiments:
-        record = results / "determinism" / f"{name}.json"
-        if not record.is_file():
-            raise InputError(f"experiment {name} has not finished (no determinism record): "
-                             f"run `snakemake --cores N {name}` first", record)
-        if name not in scorecards:
-            raise InputError(f"experiment {name} wrote no scorecard rows", results / name)
+def check_finished(experiments: list[str], configfile: str | None) -> None:
+    """Refuse a part whose experiments Snakemake would still run something for (a dry run)."""
+    from . import cost
+
+    left = cost.dry_run(experiments, configfile, forceall=False)
+    if left:
+        raise InputError(unfinished_message(left, experiments), configfile or "config/config.yaml")
+
+
+def unfinished_message(left: list, experiments: list[str]) -> str:
+    rules = sorted({j.rule for j in left})
+    shown = ", ".join(rules[:4]) + (", ..." if len(rules) > 4 else "")
+    return (f"not finished: {len(left)} jobs left ({shown}); run `snakemake --cores N "
+            f"{' '.join(experiments)}` first")
 
 
 def part_scorecards(results: Path, experiments: list[str]) -> dict[str, pd.DataFrame]:
