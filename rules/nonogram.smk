@@ -1,6 +1,5 @@
 # Nonograms: the benchmark over every corpus (ours + the shared ones), the reference solver beside it,
 # and the ablation of the article's optimisations. Helpers: src/puzzlelab/nonogram/pipeline.py.
-import shlex
 
 from puzzlelab.nonogram import pipeline as nonogram_pl
 from puzzlelab.nonogram.reference import find as nonogram_find_reference
@@ -166,9 +165,8 @@ rule nonogram_bench_solve:
             ["max_solutions", "timeout", "work_limit", "chunks"],
             "nonogram_bench",
         ),
-        paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
     shell:
-        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {params.paths}"
+        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {input:q}"
         " --max-solutions {params.max_solutions} --timeout {params.timeout}"
         " --work-limit {params.work_limit} --chunk {wildcards.nonogram_chunk}/{params.chunks}"
         " --corpus {wildcards.nonogram_corpus}"
@@ -199,9 +197,8 @@ rule nonogram_bench_reference:
             "nonogram_bench",
         ),
         exe=NB_REF_EXE or "",
-        paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
     shell:
-        "puzzlelab nonogram reference {params.paths} --solver {params.exe:q}"
+        "puzzlelab nonogram reference {input:q} --solver {params.exe:q}"
         " --timeout {params.timeout} --chunk {wildcards.nonogram_chunk}/{params.chunks}"
         " --corpus {wildcards.nonogram_corpus} --out {output} > {log} 2>&1"
 
@@ -230,9 +227,8 @@ rule nonogram_bench_first:
             ["timeout", "work_limit", "chunks"],
             "nonogram_bench",
         ),
-        paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
     shell:
-        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {params.paths}"
+        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {input:q}"
         " --max-solutions 1 --timeout {params.timeout}"
         " --work-limit {params.work_limit} --chunk {wildcards.nonogram_chunk}/{params.chunks}"
         " --corpus {wildcards.nonogram_corpus}"
@@ -263,9 +259,8 @@ rule nonogram_bench_champion:
             "nonogram_bench",
         ),
         exe=NB_LALAFROG_EXE or "",
-        paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
     shell:
-        "puzzlelab nonogram reference {params.paths} --solver {params.exe:q} --kind lalafrog"
+        "puzzlelab nonogram reference {input:q} --solver {params.exe:q} --kind lalafrog"
         " --timeout {params.timeout} --corpus {wildcards.nonogram_corpus} --out {output} > {log} 2>&1"
 
 
@@ -437,11 +432,10 @@ rule nonogram_bench_gallery:
         mem_mb=mem_mb_for("nonogram_bench_gallery"),
         runtime=runtime_for("nonogram_bench_gallery"),
     params:
-        paths=lambda wc: shlex.quote(NB_FILES[wc.nonogram_corpus]),
         n=NB.get("gallery", 4),
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab nonogram gallery {input.results}"
-        " --paths {params.paths} --count {params.n} --title {wildcards.nonogram_corpus}"
+        " --paths {input.corpus:q} --count {params.n} --title {wildcards.nonogram_corpus}"
         " --svg {output} > {log} 2>&1"
 
 
@@ -469,10 +463,9 @@ rule nonogram_ablation_solve:
             ["max_solutions", "timeout", "work_limit", "chunks"],
             "nonogram_ablation",
         ),
-        paths=lambda wc: shlex.quote(NA_FILES[wc.nonogram_corpus]),
         switch=lambda wc: nonogram_pl.VARIANT_FLAGS[wc.nonogram_variant],
     shell:
-        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {params.paths}"
+        "NUMBA_NUM_THREADS={threads} puzzlelab nonogram bench {input:q}"
         " --max-solutions {params.max_solutions} --timeout {params.timeout}"
         " --work-limit {params.work_limit} --chunk {wildcards.nonogram_chunk}/{params.chunks}"
         " {params.switch}"
