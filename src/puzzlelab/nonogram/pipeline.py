@@ -92,6 +92,14 @@ def bench_fields(section: dict, root: Path, name: str) -> dict[str, str]:
             "chunks": str(chunks(section, root, name))}
 
 
+def first_fields(section: dict, root: Path, name: str) -> dict[str, str]:
+    """The first-solution (tournament) runs: the bench's flags, with the tournament's own limits when set."""
+    flags = bench_fields(section, root, name)
+    flags["work_limit"] = str(int(section.get("tournament_work_limit", section["work_limit"])))
+    flags["timeout"] = f"{float(section.get('tournament_timeout', section['timeout'])):g}"
+    return flags
+
+
 def generate_fields(section: dict, root: Path, name: str) -> dict[str, str]:
     """`puzzlelab nonogram generate` flags of a generated corpus."""
     g = generated(section)[name]
