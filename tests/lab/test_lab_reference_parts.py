@@ -82,3 +82,12 @@ def test_benchmarks_are_charged_to_their_experiment():
     assert reference.benchmark_experiment(Path("determinism/determinism/beam_width.tsv")) == "beam_width"
     assert reference.link_experiment("results/nonogram_bench/summary.html") == "nonogram_bench"
     assert reference.link_experiment("") == ""
+
+
+def test_the_experiments_of_a_config_are_those_make_experiments_lists(monkeypatch):
+    from conftest import REPO
+
+    monkeypatch.chdir(REPO)
+    names = reference.configured_experiments("config/test.yaml")
+    assert {"beam_width", "nonogram_bench", "snakebird_levels", "bfs_deep", "balda_tournament"} <= set(names)
+    assert names == sorted(names) and all(" " not in n for n in names)
