@@ -166,8 +166,7 @@ def _lalafrog_batch(exe: str, part: list, timeout: float, satisfies, np) -> None
         wall = time.perf_counter() - t0
         ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
-        read = lambda name: Path(tmp, name).read_text(errors="replace") if Path(tmp, name).is_file() else ""  # noqa: E731
-        times, grids = parse_lalafrog(read("log.txt"), read("solution.txt"))
+        times, grids = parse_lalafrog(_read_if_any(Path(tmp, "log.txt")), _read_if_any(Path(tmp, "solution.txt")))
     for k, (row, p) in enumerate(part):
         t, grid = times.get(k + 1), grids.get(k + 1)
         if t is None or grid is None:
@@ -177,3 +176,8 @@ def _lalafrog_batch(exe: str, part: list, timeout: float, satisfies, np) -> None
         # its own clock per puzzle; the process's CPU and wall time shared out over the batch
         row.update(status=status, line_solvable=False, time_s=float("nan") if t is None else t,
                    cpu_s=cpu / len(part), wall_s=wall / len(part))
+
+
+def _read_if_any(path: Path) -> str:
+    """A file the peer may not have written (it was killed first): its text, or nothing."""
+    return path.read_text(errors="replace") if path.is_file() else ""
