@@ -223,7 +223,7 @@ rule nonogram_bench_first:
         **nonogram_pl.params(
             config,
             NONOGRAM_ROOT,
-            nonogram_pl.first_fields,
+            nonogram_pl.bench_fields,
             ["timeout", "work_limit", "chunks"],
             "nonogram_bench",
         ),

@@ -85,19 +85,13 @@ def parse_fields(section: dict, root: Path, name: str) -> dict[str, str]:
 
 
 def bench_fields(section: dict, root: Path, name: str) -> dict[str, str]:
-    """`puzzlelab nonogram bench` flags of a corpus's jobs: limits and the number of chunks."""
+    """`puzzlelab nonogram bench` flags of a corpus's jobs: limits (the section's, or the corpus's
+    own `work_limit`/`timeout`) and the number of chunks."""
+    entry = corpora(section, root)[0].get(name, {})
     return {"max_solutions": str(int(section.get("max_solutions", 2))),
-            "timeout": f"{float(section['timeout']):g}",
-            "work_limit": str(int(section["work_limit"])),
+            "timeout": f"{float(entry.get('timeout', section['timeout'])):g}",
+            "work_limit": str(int(entry.get("work_limit", section["work_limit"]))),
             "chunks": str(chunks(section, root, name))}
-
-
-def first_fields(section: dict, root: Path, name: str) -> dict[str, str]:
-    """The first-solution (tournament) runs: the bench's flags, with the tournament's own limits when set."""
-    flags = bench_fields(section, root, name)
-    flags["work_limit"] = str(int(section.get("tournament_work_limit", section["work_limit"])))
-    flags["timeout"] = f"{float(section.get('tournament_timeout', section['timeout'])):g}"
-    return flags
 
 
 def generate_fields(section: dict, root: Path, name: str) -> dict[str, str]:
