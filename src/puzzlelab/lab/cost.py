@@ -123,19 +123,22 @@ def parse_dry_run(text: str) -> list[Job]:
     return jobs
 
 
-def dry_run(targets: list[str], configfile: str | None, forceall: bool, cores: int = 8) -> list[Job]:
-    """Ask Snakemake which jobs a run would execute (targets come first: see the README)."""
-    cmd = [sys.executable, "-m", "snakemake", *targets, "--dry-run", "--printshellcmds", "--nocolor",
-           "--cores", str(cores)]
-    if forceall:
-        cmd.append("--forceall")
+def snakemake_dry(args: list[str], configfile: str | None, env: dict | None = None) -> str:
+    """A Snakemake dry run's output (stdout, then stderr); a failed one is an InputError with its last line."""
+    cmd = [sys.executable, "-m", "snakemake", *args, "--dry-run"]
     if configfile:
         cmd += ["--configfile", configfile]
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    done = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         tail = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or ["(no output)"]
         raise InputError(f"the dry run failed: {tail[0]}", configfile or "Snakefile")
-    return parse_dry_run(done.stdout + "\n" + done.stderr)
+    return done.stdout + "\n" + done.stderr
+
+
+def dry_run(targets: list[str], configfile: str | None, forceall: bool, cores: int = 8) -> list[Job]:
+    """Ask Snakemake which jobs a run would execute (targets come first: see the README)."""
+    args = [*targets, "--printshellcmds", "--nocolor", "--cores", str(cores)] + (["--forceall"] if forceall else [])
+    return parse_dry_run(snakemake_dry(args, configfile))
 
 
 def read_benchmark(path: str | Path) -> dict | None:

@@ -119,19 +119,17 @@ def merge_run(old: dict | None, part: dict, all_experiments: list[str]) -> dict:
 def configured_experiments(configfile: str | None) -> list[str]:
     """The experiments of a config, as `make experiments` lists them (a dry run that writes nothing)."""
     import os
-    import sys
 
-    cmd = [sys.executable, "-m", "snakemake", "--dry-run", "--quiet", "--cores", "1"]
-    if configfile:
-        cmd += ["--configfile", configfile]
-    done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PUZZLELAB_LIST_EXPERIMENTS": "1"})
-    lines = done.stdout.splitlines()
-    if done.returncode != 0 or not any(line.startswith("experiment ") for line in lines):
-        tail = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or ["(no output)"]
-        raise InputError(f"could not list the experiments: {tail[0]}", configfile or "Snakefile")
-    start = next(i for i, line in enumerate(lines) if line.startswith("experiment ")) + 2
+    from .cost import snakemake_dry
+
+    lines = snakemake_dry(["--quiet", "--cores", "1"], configfile,
+                          env={**os.environ, "PUZZLELAB_LIST_EXPERIMENTS": "1"}).splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("experiment ")), None)
+    if start is None:
+        raise InputError("could not list the experiments: no listing in the dry run's output",
+                         configfile or "Snakefile")
     names = []
-    for line in lines[start:]:
+    for line in lines[start + 2:]:
         if not line.strip():
             break
         names.append(line.split()[0])

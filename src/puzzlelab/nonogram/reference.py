@@ -55,6 +55,12 @@ def _solver_and_puzzles(executable: str, specs: list[str], fmt: str | None, chun
     return exe, chunk(items) if chunk is not None else items
 
 
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of this process's finished children so far."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
 def run(executable: str, specs: list[str], timeout: float, corpus: str | None = None, fmt: str | None = None,
         progress: bool = True, chunk=None) -> list[dict]:
     exe, items = _solver_and_puzzles(executable, specs, fmt, chunk)
@@ -72,8 +78,7 @@ def run(executable: str, specs: list[str], timeout: float, corpus: str | None = 
                 continue
             xml = Path(tmp) / f"p{k}.xml"
             xml.write_text(pbnxml.write(it.puzzle), encoding="utf-8")
-            t0 = time.perf_counter()
-            ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0, c0 = time.perf_counter(), _children_cpu()
             try:
                 done = subprocess.run([exe, "-b", "-u", "-t", str(xml)], capture_output=True, text=True,
                                       timeout=timeout)
@@ -83,9 +88,7 @@ def run(executable: str, specs: list[str], timeout: float, corpus: str | None = 
                     status = "timeout"  # killed by its CPU limit (SIGXCPU)
             except subprocess.TimeoutExpired:
                 status, line, proc = "timeout", False, None
-            wall = time.perf_counter() - t0
-            ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+            wall, cpu = time.perf_counter() - t0, _children_cpu() - c0
             if status == "timeout":
                 proc = None
             row.update(status=status, line_solvable=line, time_s=proc if proc is not None else float("nan"),
@@ -127,10 +130,6 @@ def run_lalafrog(executable: str, specs: list[str], timeout: float, corpus: str 
                  fmt: str | None = None, progress: bool = True, chunk=None) -> list[dict]:
     """LalaFrogKK on every 25x25 black-and-white puzzle, LALAFROG_BATCH per process; every grid it
     writes is checked against the clues here (status `solved`, or `wrong`)."""
-    import numpy as np
-
-    from .model import satisfies
-
     exe, items = _solver_and_puzzles(executable, specs, fmt, chunk)
     rows, batch = [], []
     for it in items:
@@ -146,26 +145,28 @@ def run_lalafrog(executable: str, specs: list[str], timeout: float, corpus: str 
     with Progress(len(batch), Path(exe).name, unit="puzzles", enabled=progress) as bar:
         for start in range(0, len(batch), LALAFROG_BATCH):
             part = batch[start:start + LALAFROG_BATCH]
-            _lalafrog_batch(exe, part, timeout * len(part), satisfies, np)
+            _lalafrog_batch(exe, part, timeout * len(part))
             bar.update(len(part), note=f"{sum(r['status'] == 'solved' for r, _ in part)} of {len(part)} solved")
     return rows
 
 
-def _lalafrog_batch(exe: str, part: list, timeout: float, satisfies, np) -> None:
+def _lalafrog_batch(exe: str, part: list, timeout: float) -> None:
+    """One LalaFrogKK process on up to LALAFROG_BATCH (row, puzzle) pairs: fills in each row."""
+    import numpy as np
+
+    from .model import satisfies
+
     with tempfile.TemporaryDirectory(prefix="lalafrog-") as tmp:
         text = [f"${k + 1}\n{tournament_text(p)}" for k, (_, p) in enumerate(part)]
         text += [f"${k + 1}\n{_LALAFROG_PAD}" for k in range(len(part), LALAFROG_BATCH)]
         Path(tmp, "input.txt").write_text("\n".join(text) + "\n", encoding="utf-8")
-        t0 = time.perf_counter()
-        ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t0, c0 = time.perf_counter(), _children_cpu()
         killed = False
         try:
             subprocess.run([exe], cwd=tmp, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             killed = True
-        wall = time.perf_counter() - t0
-        ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+        wall, cpu = time.perf_counter() - t0, _children_cpu() - c0
         times, grids = parse_lalafrog(_read_if_any(Path(tmp, "log.txt")), _read_if_any(Path(tmp, "solution.txt")))
     for k, (row, p) in enumerate(part):
         t, grid = times.get(k + 1), grids.get(k + 1)

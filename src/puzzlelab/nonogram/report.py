@@ -221,12 +221,17 @@ def tournament_rows(first: pd.DataFrame, decided: pd.DataFrame, ref: pd.DataFram
     return rows
 
 
+def load_tournament(first_runs: list[str], decided_runs: list[str], references: list[str]):
+    """(first-solution runs, uniqueness runs, the champion's rows or None) of the tournament table."""
+    first = load_runs(first_runs)
+    decided = load_runs(decided_runs) if decided_runs else first.iloc[0:0]
+    return first, decided, load_reference(references) if references else None
+
+
 def tournament_table(first_runs: list[str], decided_runs: list[str], references: list[str], solver: str,
                      unavailable: str, csv: str, html: str) -> None:
     """The 25x25 tournament sets in both modes (first solution; uniqueness decided), the champion beside us."""
-    first = load_runs(first_runs)
-    decided = load_runs(decided_runs) if decided_runs else first.iloc[0:0]
-    ref = load_reference(references) if references else None
+    first, decided, ref = load_tournament(first_runs, decided_runs, references)
     df = pd.DataFrame(tournament_rows(first, decided, ref, solver))
     peer = (f"{solver} = its own clock per puzzle (CPU), first solution, every grid it wrote checked against the clues "
             f"here" if ref is not None else f"{solver} did not run: {unavailable or 'not available'}")

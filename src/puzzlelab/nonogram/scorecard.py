@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from ..lab.scorecard import Row, verdict, write_rows
-from .report import DECIDED, FOUND, TOURNAMENT_LIMIT_S, load_reference, load_runs
+from .report import DECIDED, FOUND, TOURNAMENT_LIMIT_S, load_reference, load_runs, load_tournament
 
 SEED = "002"
 # Times within this fraction of the article's count as reproduced (another machine, another decade).
@@ -159,9 +159,7 @@ def tournament_scorecard(first_runs: list[str], decided_runs: list[str], referen
                          unavailable: str, link: str, csv: str) -> None:
     """Seed 002's tournament rows: every 25x25 puzzle solved and decided within the tournament's limit,
     and the CPU time beside the champion (first solution, the tournament's task)."""
-    first = load_runs(first_runs)
-    decided = load_runs(decided_runs) if decided_runs else first.iloc[0:0]
-    ref = load_reference(references) if references else None
+    first, decided, ref = load_tournament(first_runs, decided_runs, references)
     limit = f"{TOURNAMENT_LIMIT_S:g} s"
     rows = []
     for mode, df, ok in (("solved (first solution)", first, FOUND), ("decided (uniqueness)", decided, DECIDED)):
