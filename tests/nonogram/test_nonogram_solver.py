@@ -329,3 +329,23 @@ def test_engines_and_portfolio_agree_on_random_puzzles():
         assert len(set(answers)) == 1, answers
         one = solve(p, Options(max_solutions=1, sat_after=0))
         assert one.status in ("solved", "unique") and satisfies(p, one.solutions[0])
+
+
+def test_sat_turns_are_reproducible_under_a_work_limit():
+    # The SAT back-end's turns double (100, 200, 400, ... conflicts, the line search as long each time);
+    # under a work limit (no clock) two runs take the same turns and stop at the same point.
+    p = generate(25, 25, 0.4, 1, 10, seed=0)[5]  # a hard random one: neither engine decides it in this budget
+    runs = [solve(p, Options(sat_after=0, work_limit=500_000_000)) for _ in range(2)]
+    assert runs[0].stats == runs[1].stats and runs[0].status == runs[1].status == "timeout"
+    conflicts = runs[0].stats["sat_conflicts"]
+    assert runs[0].stats["sat"] == 1 and conflicts in range(1500, 3100)  # 100 + 200 + 400 + 800 (+ 1600)
+
+
+def test_sat_affordable_follows_the_measured_rate():
+    from puzzlelab.nonogram import sat
+
+    search = sat.SatSearch.__new__(sat.SatSearch)
+    search.conflicts, search.seconds = 0, 0.0
+    assert search.affordable(1.0) >= 1 << 40  # no rate yet: the turn is not cut
+    search.conflicts, search.seconds = 5000, 2.0
+    assert search.affordable(4.0) == 10000 and search.affordable(0.0) == 1

@@ -21,7 +21,8 @@ from .model import MAX_COLORS, MAX_SIDE, Puzzle
 STAT_KEYS = ("line_solves", "work", "probes", "branches", "backtracks", "max_depth", "cache_hits", "sat_conflicts")
 CHUNK = 1 << 21  # work units per call of the colour-mask kernel (a few ms) between clock checks
 BIT_CHUNK = 1 << 24  # the same for the bit-parallel kernel (about as long)
-SAT_SLICE = 100  # conflicts per turn of the SAT back-end (about 20 ms)
+SAT_SLICE = 100  # conflicts of the SAT back-end's first turn (about 20 ms); each later turn is twice the last
+SAT_GROWTH = 2  # CaDiCaL restarts its search schedule at every call: short equal turns cost it up to 8x
 ROOT_UNKNOWN, ROOT_SOLVED, ROOT_CONTRADICTION, ROOT_STALLED = 0, 1, 2, 3  # the engines' shared codes
 
 
@@ -400,7 +401,9 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
     engine. When the line-based search has not finished after `sat_after` work units, the state it
     reached by probing at the root goes to the SAT back-end (`sat.py`) and the two take turns, equal
     time each (a conflict counts as the engine's `work_per_conflict` units), sharing the solutions
-    they find, until one of them decides: the cost is at most about twice the better one's.
+    they find, until one of them decides: the cost is at most about twice the better one's. Turns
+    double in length, because CaDiCaL starts its restart and rephasing schedule again at every call
+    (equal 100-conflict turns needed 7.5x the conflicts of one call on a hard 25x25 puzzle).
     """
     from . import search as K
 
@@ -426,6 +429,7 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
     deadline = None if opts.timeout is None else t0 + opts.timeout
     limit = opts.work_limit
     solver = None  # the SAT back-end, once it has joined
+    turn = SAT_SLICE  # conflicts of the SAT back-end's next turn; the line-based search gets as long
     decided = False
     code = K.INTERRUPTED
     try:
@@ -436,10 +440,10 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
                     stop = opts.sat_after if limit is None else min(limit, opts.sat_after)
                 code = engine.step(stop)
             else:
-                stop = engine.work + SAT_SLICE * engine.work_per_conflict
+                stop = engine.work + turn * engine.work_per_conflict
                 if limit is not None:
                     stop = min(stop, engine.work + max(0, limit - _spent(engine, solver)))
-                code = engine.step(stop)
+                code = _turn(engine, stop, deadline)
                 for sol in engine.solutions():
                     solver.add(sol)
             if code != K.INTERRUPTED:
@@ -448,8 +452,14 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
             if solver is not None:
                 if solver.decided:
                     break
-                if solver.step(SAT_SLICE):
+                budget = turn
+                if limit is not None:
+                    budget = min(budget, max(1, (limit - _spent(engine, solver)) // engine.work_per_conflict))
+                if deadline is not None:
+                    budget = min(budget, solver.affordable(deadline - time.perf_counter()))
+                if solver.step(budget):
                     break
+                turn *= SAT_GROWTH
             if deadline is not None and time.perf_counter() >= deadline:
                 break
             if limit is not None and _spent(engine, solver) >= limit:
@@ -487,6 +497,16 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
                               "sat_conflicts": 0 if solver is None else solver.conflicts}
     return Result(status=status, line_solvable=root == ROOT_SOLVED, solutions=solutions,
                   time_s=time.perf_counter() - t0, cpu_s=time.process_time() - c0, stats=stats)
+
+
+def _turn(engine, stop: int, deadline: float | None) -> int:
+    """The line-based search's turn: kernel calls until `stop` work units, an answer, or the deadline."""
+    while True:
+        code = engine.step(stop)
+        if code != engine.K.INTERRUPTED or engine.work >= stop:
+            return code
+        if deadline is not None and time.perf_counter() >= deadline:
+            return code
 
 
 def _spent(engine, solver) -> int:
