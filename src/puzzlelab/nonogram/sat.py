@@ -17,7 +17,6 @@ import numpy as np
 
 from .satenc import Cnf, Lines, encode, work_for
 
-
 # CaDiCaL's "lucky" phase tries trivial assignments again at every call, and the turns call it a dozen
 # times on a hard puzzle: without it, 7 hard 25x25 puzzles needed 55 s of SAT instead of 92 s.
 CADICAL_OPTIONS: dict[str, int] = {"lucky": 0}
