@@ -120,3 +120,214 @@ def solve_bits(o, z, n, blen, k, tab):
     for j in range(k + 1):
         bz |= tab[0, j] & (tab[2, j] >> 1)
     return True, o & bo, z & bz & cmask
+
+
+# --- Lines of any length: the same programme over arrays of words -----------------------------------
+# Position p lives in word p // WORD_BITS, bit p % WORD_BITS. Words keep their top two bits clear, so
+# that shifts of int64 never reach the sign bit and a right shift is a logical one.
+WORD_BITS = 62
+WORD_MASK = (1 << WORD_BITS) - 1
+
+
+def words_for(n: int) -> int:
+    """Words per position set of a line of n cells (positions 0..n)."""
+    return n // WORD_BITS + 1
+
+
+@inline_kernel
+def _w_shr(x, s, out, nw):
+    """out = x >> s over nw words."""
+    ws = s // WORD_BITS
+    bs = s % WORD_BITS
+    for i in range(nw):
+        j = i + ws
+        v = np.int64(0)
+        if j < nw:
+            v = x[j] >> bs
+            if bs > 0 and j + 1 < nw:
+                v |= (x[j + 1] << (WORD_BITS - bs)) & WORD_MASK
+        out[i] = v
+
+
+@inline_kernel
+def _w_shl(x, s, out, nw):
+    """out = x << s over nw words (bits past the last word are dropped)."""
+    ws = s // WORD_BITS
+    bs = s % WORD_BITS
+    for i in range(nw - 1, -1, -1):
+        j = i - ws
+        v = np.int64(0)
+        if j >= 0:
+            v = (x[j] << bs) & WORD_MASK
+            if bs > 0 and j >= 1:
+                v |= x[j - 1] >> (WORD_BITS - bs)
+        out[i] = v
+
+
+@inline_kernel
+def _w_runs(o, length, r, t, nw):
+    """r = starts s whose cells s..s+length-1 are all in o (t: scratch)."""
+    for i in range(nw):
+        r[i] = o[i]
+    span = 1
+    while span * 2 <= length:
+        _w_shr(r, span, t, nw)
+        for i in range(nw):
+            r[i] &= t[i]
+        span *= 2
+    if span < length:
+        _w_shr(r, length - span, t, nw)
+        for i in range(nw):
+            r[i] &= t[i]
+
+
+@inline_kernel
+def _w_cover(starts, length, c, t, nw):
+    """c = cells covered by a block of `length` at any of `starts` (not yet masked to the line)."""
+    for i in range(nw):
+        c[i] = starts[i]
+    span = 1
+    while span * 2 <= length:
+        _w_shl(c, span, t, nw)
+        for i in range(nw):
+            c[i] |= t[i]
+        span *= 2
+    if span < length:
+        _w_shl(c, length - span, t, nw)
+        for i in range(nw):
+            c[i] |= t[i]
+
+
+@inline_kernel
+def _w_fill_right(g, z, n, nw):
+    """g |= positions reachable from g by steps p -> p+1 over white-able cells p (in place)."""
+    carry = np.int64(0)
+    for i in range(nw):
+        # propagator: bit q of word i is set when cell q-1 is white-able (the step into q is allowed)
+        p = (z[i] << 1) & WORD_MASK
+        if i > 0:
+            p |= z[i - 1] >> (WORD_BITS - 1)
+        x = g[i] | (carry & p)
+        x |= p & (x << 1)
+        p &= p << 1
+        x |= p & (x << 2)
+        p &= p << 2
+        x |= p & (x << 4)
+        p &= p << 4
+        x |= p & (x << 8)
+        p &= p << 8
+        x |= p & (x << 16)
+        p &= p << 16
+        x |= p & (x << 32)
+        x &= WORD_MASK
+        g[i] = x
+        carry = x >> (WORD_BITS - 1)
+    last = n // WORD_BITS
+    g[last] &= (np.int64(1) << (n % WORD_BITS + 1)) - 1
+    for i in range(last + 1, nw):
+        g[i] = 0
+
+
+@inline_kernel
+def _w_fill_left(g, z, nw):
+    """g |= positions reachable from g by steps p -> p-1 over white-able cells p-1 (in place)."""
+    carry = np.int64(0)
+    for i in range(nw - 1, -1, -1):
+        p = z[i]
+        x = g[i] | ((carry << (WORD_BITS - 1)) & p)
+        x |= p & (x >> 1)
+        p &= p >> 1
+        x |= p & (x >> 2)
+        p &= p >> 2
+        x |= p & (x >> 4)
+        p &= p >> 4
+        x |= p & (x >> 8)
+        p &= p >> 8
+        x |= p & (x >> 16)
+        p &= p >> 16
+        x |= p & (x >> 32)
+        g[i] = x
+        carry = x & 1
+
+
+@kernel
+def solve_words(o, z, n, blen, k, tab, tmp):
+    """`solve_bits` for a line of any length: o and z are word arrays (bit c = cell c), narrowed in place.
+
+    Returns False when the clue cannot fit. tab is (3, k+1, words) scratch for the per-block position
+    sets and tmp (5, words) scratch; `words_for(n)` words each.
+    """
+    nw = n // WORD_BITS + 1
+    last = n // WORD_BITS
+    top = n % WORD_BITS
+    # cells are positions 0..n-1: position n (and everything above it) is never a cell
+    o[last] &= (np.int64(1) << top) - 1
+    z[last] &= (np.int64(1) << top) - 1
+    for i in range(last + 1, nw):
+        o[i] = 0
+        z[i] = 0
+    run = tmp[0]
+    t = tmp[1]
+    ends = tmp[2]
+    ready = tmp[4]
+    # Forward: tab[0, j] = positions after blocks 0..j-1 and white cells, tab[1, j] = starts of block j.
+    for i in range(nw):
+        ready[i] = 0
+    ready[0] = 1
+    _w_fill_right(ready, z, n, nw)
+    for i in range(nw):
+        tab[0, 0, i] = ready[i]
+    for j in range(k):
+        length = blen[j]
+        _w_runs(o, length, run, t, nw)
+        for i in range(nw):
+            tab[1, j, i] = ready[i] & run[i]
+        _w_shl(tab[1, j], length, ends, nw)  # positions right after block j
+        for i in range(nw):
+            t[i] = ends[i] & z[i]
+        _w_shl(t, 1, ready, nw)  # block j+1 may start after one white cell...
+        _w_fill_right(ready, z, n, nw)  # ...or more
+        for i in range(nw):
+            tab[0, j + 1, i] = ready[i] | ends[i]
+    if (tab[0, k, last] >> top) & 1 == 0:
+        return False
+    # Backward: tab[2, j] = positions before blocks j..k-1 (white cells first), starts of block j in run.
+    for i in range(nw):
+        tab[2, k, i] = 0
+    tab[2, k, last] = np.int64(1) << top
+    _w_fill_left(tab[2, k], z, nw)
+    bo = tmp[3]
+    for i in range(nw):
+        bo[i] = 0
+    for j in range(k - 1, -1, -1):
+        length = blen[j]
+        if j == k - 1:
+            for i in range(nw):
+                t[i] = tab[2, k, i]
+        else:
+            _w_shr(tab[2, j + 1], 1, t, nw)
+            for i in range(nw):
+                t[i] &= z[i]
+        _w_shr(t, length, ends, nw)  # block j may start here: the rest fits after it
+        _w_runs(o, length, run, t, nw)
+        for i in range(nw):
+            run[i] &= ends[i]
+            tab[2, j, i] = run[i]
+        _w_fill_left(tab[2, j], z, nw)
+        for i in range(nw):
+            run[i] &= tab[1, j, i]
+        _w_cover(run, length, ends, t, nw)
+        for i in range(nw):
+            bo[i] |= ends[i]
+    for i in range(nw):
+        t[i] = 0
+    for j in range(k + 1):
+        _w_shr(tab[2, j], 1, ends, nw)
+        for i in range(nw):
+            t[i] |= tab[0, j, i] & ends[i]
+    for i in range(nw):
+        o[i] &= bo[i]
+        z[i] &= t[i]
+    o[last] &= (np.int64(1) << top) - 1
+    z[last] &= (np.int64(1) << top) - 1
+    return True

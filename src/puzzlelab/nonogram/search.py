@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..lab.jit import kernel
+from .bitline import WORD_BITS, solve_words
 from .linecache import lookup, pack, store
 from .linesolve import LineWork, solve_line
 
@@ -33,7 +34,7 @@ M_PROP, M_NODE, M_ENTER, M_BACK = 0, 1, 2, 3
 # run() results (STALLED: propagation alone stopped at the root; the caller may set up the line cache)
 DONE, LIMIT_REACHED, INTERRUPTED, STALLED = 0, 1, 2, 3
 # flags
-F_PROBING, F_NAIVE, F_SWEEP, F_CACHE, F_BALANCED = 1, 2, 4, 8, 16
+F_PROBING, F_NAIVE, F_SWEEP, F_CACHE, F_BALANCED, F_WORDS = 1, 2, 4, 8, 16, 32
 # ROOT values: what propagation alone did at the root
 ROOT_UNKNOWN, ROOT_SOLVED, ROOT_CONTRADICTION, ROOT_STALLED = 0, 1, 2, 3
 
@@ -99,10 +100,37 @@ def _undo(grid, tcell, told, ctr, tp):
 
 
 @kernel
+def _solve_words(cells, n, blen, k, wtab, wtmp, out):
+    """A black-and-white line (cell masks: bit 0 white, bit 1 black) through `bitline.solve_words`."""
+    nw = n // WORD_BITS + 1
+    o = wtmp[5]
+    z = wtmp[6]
+    for w in range(nw):
+        o[w] = 0
+        z[w] = 0
+    one = np.int64(1)
+    for i in range(n):
+        c = cells[i]
+        w = i // WORD_BITS
+        b = i % WORD_BITS
+        if c & 2:
+            o[w] |= one << b
+        if c & 1:
+            z[w] |= one << b
+    if not solve_words(o, z, n, blen, k, wtab, wtmp):
+        return False
+    for i in range(n):
+        w = i // WORD_BITS
+        b = i % WORD_BITS
+        out[i] = ((o[w] >> b) & 1) * 2 + ((z[w] >> b) & 1)
+    return True
+
+
+@kernel
 def _solve_one(pz, ws, grid, ctr, tab, line, naive):
     """Solve line `line` from the grid into ws.out (through the line cache); returns (ok, n, start, stride)."""
     meta, blen, bcol, bslot, nslot, slotcol, blo, bhi = pz
-    cells, out, P, S, nc, diff, key, win = ws
+    cells, out, P, S, nc, diff, key, win, wtab, wtmp = ws
     n = meta[line, 0]
     start = meta[line, 1]
     stride = meta[line, 2]
@@ -124,8 +152,11 @@ def _solve_one(pz, ws, grid, ctr, tab, line, naive):
             ctr[WORK] += n
             return hit == 1, n, start, stride
     ctr[WORK] += n * (k + 1)
-    ok = solve_line(cells, n, blen[line], bcol[line], bslot[line], blo[line], bhi[line], k, slotcol[line],
-                    nslot[line], LineWork(P, S, nc, diff, win), out, naive)
+    if ctr[FLAGS] & F_WORDS:  # black and white: the bit-parallel solver, the same answers
+        ok = _solve_words(cells, n, blen[line], k, wtab, wtmp, out)
+    else:
+        ok = solve_line(cells, n, blen[line], bcol[line], bslot[line], blo[line], bhi[line], k, slotcol[line],
+                        nslot[line], LineWork(P, S, nc, diff, win), out, naive)
     if use_cache:
         store(tab, line, h, key, nw, bits, n, ok, out)
     return ok, n, start, stride

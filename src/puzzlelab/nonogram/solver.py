@@ -40,7 +40,7 @@ class Options:
     # Adaptive probing: after `window` probed nodes of which at least `fail_pct`% learnt nothing, branch
     # `sprint` nodes without probing (window 0 = always probe).
     portfolio: bool = True  # after propagation stalls, run both branching rules in turn (see _Generic)
-    bits: bool = True  # the bit-parallel engine for black-and-white puzzles up to 62x62 (else colour masks)
+    bits: bool = True  # bit-parallel lines for black and white: the bit engine up to 62x62, bit lines beyond (else colour masks)
     sat: bool = True  # hand hard puzzles to the SAT back-end after `sat_after` work units
     sat_after: int = 200_000_000  # about a quarter of a second of the bit-parallel engine
     window: int = 40
@@ -99,6 +99,7 @@ def layout(p: Puzzle):
     None when some line's clue cannot fit it (no picture satisfies the puzzle): decided from the
     clue arrays alone, before any per-line array is sized by the longest clue.
     """
+    from .bitline import words_for
     from .search import fill_layout
 
     R, C = p.height, p.width
@@ -126,6 +127,8 @@ def layout(p: Puzzle):
         np.zeros((maxslot, maxn + 2), dtype=np.int32),  # difference arrays
         np.zeros(maxn + 1, dtype=np.int64),  # packed line key for the cache
         np.zeros((2, maxk), dtype=np.int64),  # block windows of the line being solved
+        np.zeros((3, maxk + 1, words_for(maxn)), dtype=np.int64),  # bit-parallel solver: position sets per block
+        np.zeros((7, words_for(maxn)), dtype=np.int64),  # and its scratch words, the line's o and z last
     )
     return (meta, blen, bcol, bslot, nslot, slotcol, blo, bhi), ws
 
@@ -233,7 +236,8 @@ class _Generic:
 
         self.K, self.p, self.opts = K, p, opts
         flags = (K.F_PROBING if opts.probing else 0) | (K.F_NAIVE if opts.naive else 0) \
-            | (K.F_SWEEP if opts.sweep else 0) | (K.F_BALANCED if opts.balanced else 0)
+            | (K.F_SWEEP if opts.sweep else 0) | (K.F_BALANCED if opts.balanced else 0) \
+            | (K.F_WORDS if p.is_bw and opts.bits and not opts.naive else 0)
         pz, ws = laid
         self.pz = pz
         first = _Search(initial_state(p, opts.max_solutions, flags), pz, ws)
