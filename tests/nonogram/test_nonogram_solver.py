@@ -364,7 +364,8 @@ def _dp_bw_line(o: int, z: int, n: int, clue: list[int]):
     out = np.zeros(n + 1, dtype=np.int64)
     ok = solve_line(cells, n, arr(clue), arr([1] * k), arr([0] * k), arr(lo), arr(hi), k, np.array([1], np.int64), 1,
                     LineWork(np.zeros((mk + 1, n + 2), np.uint8), np.zeros((mk + 1, n + 2), np.uint8),
-                             np.zeros((1, n + 2), np.int32), np.zeros((1, n + 2), np.int32), np.zeros((2, mk), np.int64)),
+                             np.zeros((1, n + 2), np.int32), np.zeros((1, n + 2), np.int32),
+                             np.zeros((2, mk), np.int64)),
                     out, False)
     o2 = sum(1 << c for c in range(n) if out[c] & 2)
     z2 = sum(1 << c for c in range(n) if out[c] & 1)

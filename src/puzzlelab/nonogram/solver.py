@@ -40,7 +40,7 @@ class Options:
     # Adaptive probing: after `window` probed nodes of which at least `fail_pct`% learnt nothing, branch
     # `sprint` nodes without probing (window 0 = always probe).
     portfolio: bool = True  # after propagation stalls, run both branching rules in turn (see _Generic)
-    bits: bool = True  # bit-parallel lines for black and white: the bit engine up to 62x62, bit lines beyond (else colour masks)
+    bits: bool = True  # black and white: the bit engine up to 62x62, bit-parallel lines beyond (else colour masks)
     sat: bool = True  # hand hard puzzles to the SAT back-end after `sat_after` work units
     sat_after: int = 200_000_000  # about a quarter of a second of the bit-parallel engine
     window: int = 40
