@@ -343,3 +343,16 @@ def test_readme_test_row_says_what_else_the_machine_did(tmp_path):
         readme.block(tmp_path)
     canonical.write_json(tmp_path / "tests.json", {"tests": 3, "minutes": 1.5, "machine": "2 cores"})
     assert "| `make test` | 3 tests | 1.5 min wall on 2 cores |" in readme.block(tmp_path)
+
+
+def test_readme_lists_every_dependency():
+    """Each package `pip install -e .` brings has its line (and its reason) in README's dependency list."""
+    import re
+    import tomllib
+
+    deps = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    names = {re.split(r"[<>=\[ ;]", d, maxsplit=1)[0].lower() for d in deps}
+    text = (REPO / "README.md").read_text()
+    section = text.split("## Dependencies", 1)[1].split("\n## ", 1)[0]
+    listed = {m.lower() for m in re.findall(r"`([A-Za-z0-9_.-]+)(?:\[[^\]]*\])?`", section)}
+    assert names <= listed, sorted(names - listed)
