@@ -53,6 +53,21 @@ def test_run_record_sums_its_parts_and_a_rerun_part_replaces_the_earlier_one():
     assert (run["cpu_hours"], run["jobs"], run["peak_job_rss_gb"], run["complete"]) == (6.0, 20, 4.0, True)
 
 
+def test_a_part_rerun_after_a_whole_run_keeps_the_rest_of_it():
+    # A run recorded whole, then two of its experiments run again as a part: the whole run stays as a
+    # part over the other experiments, less the re-run experiments' jobs and CPU in its cost table.
+    whole = {"label": "quick", "jobs": 310, "cpu_hours": 0.33, "elapsed_hours": 1.2, "peak_job_rss_gb": 1.28,
+             "machine": "m"}
+    part = {"label": "quick", "jobs": 81, "cpu_hours": 0.03, "elapsed_hours": 0.06, "peak_job_rss_gb": 0.85,
+            "machine": "m", "date": "2026-12-02", "experiments": ["b", "c"], "commit": "c"}
+    run = reference.merge_run(whole, part, ["a", "b", "c"], {"b": (50, 360.0), "c": (30, 180.0), "d": (9, 9.0)})
+    first, second = run["parts"]
+    assert first["experiments"] == ["a"] and first["rerun_later"] == ["b", "c"]
+    assert (first["jobs"], first["cpu_hours"], first["elapsed_hours"]) == (230, 0.18, 0.65)
+    assert second == part
+    assert (run["jobs"], run["cpu_hours"], run["complete"], run["missing"]) == (311, 0.21, True, [])
+
+
 def test_readme_row_of_an_unfinished_run_in_parts_says_so(tmp_path):
     run = {"label": "full", "jobs": 12, "cpu_hours": 3.5, "elapsed_hours": 2.0, "peak_job_rss_gb": 1,
            "machine": "2 cores", "complete": False, "experiments_done": 2, "experiments_total": 24,

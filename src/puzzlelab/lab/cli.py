@@ -416,6 +416,7 @@ def _reference_part(args, label: str) -> int:
                                  manifest.build(results, label), args.part, set(known))
     manifest.write(path, m)
     print(f"{path}: {m['artifacts']} artifacts of {len(m['experiments'])} experiments (label {label})")
+    old_cost = reference.cost_by_experiment(ref / "costs.csv")
     _costs(args)
     card = ref / "scorecard.csv"
     old = pd.read_csv(card, keep_default_na=False, dtype=str) if card.is_file() else None
@@ -430,7 +431,8 @@ def _reference_part(args, label: str) -> int:
     part = measure_run(results / "benchmarks", label, keep)
     part.update(experiments=sorted(args.part), commit=reference.commit())
     run_path = ref / "run.json"
-    run = reference.merge_run(canonical.read_json(run_path) if run_path.is_file() else None, part, known)
+    run = reference.merge_run(canonical.read_json(run_path) if run_path.is_file() else None, part, known,
+                              old_cost)
     canonical.write_json(run_path, run)
     state = "complete" if run["complete"] else f"{run['experiments_done']} of {run['experiments_total']} experiments"
     print(f"{run_path}: this part {part['jobs']} jobs, {part['cpu_hours']} CPU-hours, {part['elapsed_hours']} h; "

@@ -95,10 +95,35 @@ def commit() -> str:
     return done.stdout.strip() if done.returncode == 0 else ""
 
 
-def merge_run(old: dict | None, part: dict, all_experiments: list[str]) -> dict:
-    """run.json: the parts (a new part replaces earlier ones that ran any of its experiments) and
-    their totals; `complete` once every experiment of the config is in some part."""
-    keep = [p for p in (old or {}).get("parts", []) if not set(p["experiments"]) & set(part["experiments"])]
+def merge_run(old: dict | None, part: dict, all_experiments: list[str],
+              old_cost: dict[str, tuple[int, float]] | None = None) -> dict:
+    """run.json: the parts and their totals; `complete` once every experiment of the config is in some part.
+
+    An earlier part that ran some of the new part's experiments keeps its other ones: its jobs and
+    CPU-hours lose those experiments' rows of the earlier cost table (`old_cost`: experiment -> (jobs,
+    CPU seconds)) and its elapsed hours shrink in the same proportion as its CPU-hours. A run recorded
+    whole (no parts) counts as one part over every experiment.
+    """
+    old_cost = old_cost or {}
+    earlier = list((old or {}).get("parts", []))
+    if old and not earlier and "jobs" in old:
+        earlier = [{**old, "experiments": sorted(all_experiments)}]
+    rerun = set(part["experiments"])
+    keep = []
+    for p in earlier:
+        gone = sorted(set(p["experiments"]) & rerun)
+        rest = [e for e in p["experiments"] if e not in rerun]
+        if not gone:
+            keep.append(p)
+        elif rest:
+            jobs = sum(old_cost.get(e, (0, 0.0))[0] for e in gone)
+            cpu = min(p["cpu_hours"], sum(old_cost.get(e, (0, 0.0))[1] for e in gone) / 3600)
+            share = (p["cpu_hours"] - cpu) / p["cpu_hours"] if p["cpu_hours"] > 0 else 1.0
+            keep.append({**p, "experiments": rest, "jobs": max(0, p["jobs"] - jobs),
+                         "cpu_hours": round(p["cpu_hours"] - cpu, 2),
+                         "elapsed_hours": round(p["elapsed_hours"] * share, 2),
+                         "rerun_later": sorted(set(p.get("rerun_later", [])) | set(gone))})
+    keep = [{k: v for k, v in p.items() if k in PART_KEYS} for p in keep]
     parts = sorted(keep + [part], key=lambda p: (p.get("date", ""), p["experiments"]))
     done = sorted({e for p in parts for e in p["experiments"]})
     return {
@@ -114,6 +139,19 @@ def merge_run(old: dict | None, part: dict, all_experiments: list[str]) -> dict:
         "missing": [e for e in all_experiments if e not in done],
         "parts": parts,
     }
+
+
+PART_KEYS = ("label", "jobs", "cpu_hours", "elapsed_hours", "peak_job_rss_gb", "machine", "date", "commit",
+             "experiments", "rerun_later")
+
+
+def cost_by_experiment(path: Path) -> dict[str, tuple[int, float]]:
+    """experiment -> (jobs, CPU seconds) of a committed cost table (empty when there is none)."""
+    if not path.is_file():
+        return {}
+    table = pd.read_csv(path)
+    return {str(e): (len(g), float(pd.to_numeric(g["cpu_s"], errors="coerce").fillna(0).sum()))
+            for e, g in table.groupby("experiment")}
 
 
 def configured_experiments(configfile: str | None) -> list[str]:
