@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..lab.jit import inline_kernel, kernel
-from .bitline import solve_bits
+from .bitline import bit_index, popcount, solve_bits
 
 # ctr slots
 R_, C_, WORK, LIMIT, DEPTH, MODE, NSOL, MAXSOL, CLOCK, UNKNOWN, SOLVES, PROBES, NODES, BACKTRACKS = range(14)
@@ -95,19 +95,6 @@ def fill_lengths(counts, flat, starts, blen, nrows, ncols):
     return bad
 
 
-@inline_kernel
-def _popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) >> 56) & 0xFF
-
-
-@inline_kernel
-def _bit_index(b):
-    return _popcount(b - 1)
-
-
 @kernel
 def _propagate(b, drows, dcols, tb, wk, ctr, main):
     """Solve dirty lines of board b to a fixpoint. Returns (ok, cells decided); main: stamp changed lines."""
@@ -119,7 +106,7 @@ def _propagate(b, drows, dcols, tb, wk, ctr, main):
         if drows != 0:
             low = drows & -drows
             drows ^= low
-            r = _bit_index(low)
+            r = bit_index(low)
             wk.read[0] |= low
             ctr[SOLVES] += 1
             ctr[WORK] += C * (tb.nblk[r] + 1)
@@ -136,12 +123,12 @@ def _propagate(b, drows, dcols, tb, wk, ctr, main):
                     wk.lver[r] = ctr[CLOCK]
                 gone_o = o ^ o2  # cells that can no longer be black: white now
                 gone_z = z ^ z2  # cells that can no longer be white: black now
-                decided += _popcount(gone_o | gone_z)
+                decided += popcount(gone_o | gone_z)
                 ch = gone_o | gone_z
                 while ch != 0:
                     bit = ch & -ch
                     ch ^= bit
-                    c = _bit_index(bit)
+                    c = bit_index(bit)
                     if gone_o & bit:
                         b[2 * R + c] &= ~(one << r)
                     else:
@@ -153,7 +140,7 @@ def _propagate(b, drows, dcols, tb, wk, ctr, main):
         else:
             low = dcols & -dcols
             dcols ^= low
-            c = _bit_index(low)
+            c = bit_index(low)
             wk.read[1] |= low
             line = R + c
             ctr[SOLVES] += 1
@@ -171,12 +158,12 @@ def _propagate(b, drows, dcols, tb, wk, ctr, main):
                     wk.lver[line] = ctr[CLOCK]
                 gone_o = o ^ o2
                 gone_z = z ^ z2
-                decided += _popcount(gone_o | gone_z)
+                decided += popcount(gone_o | gone_z)
                 ch = gone_o | gone_z
                 while ch != 0:
                     bit = ch & -ch
                     ch ^= bit
-                    r = _bit_index(bit)
+                    r = bit_index(bit)
                     if gone_o & bit:
                         b[r] &= ~(one << c)
                     else:
@@ -192,7 +179,7 @@ def _propagate(b, drows, dcols, tb, wk, ctr, main):
 def _unknown(b, R):
     n = 0
     for r in range(R):
-        n += _popcount(b[r] & b[R + r])
+        n += popcount(b[r] & b[R + r])
     return n
 
 
@@ -247,14 +234,14 @@ def _stale(x, wk, ctr):
     while rows != 0:
         bit = rows & -rows
         rows ^= bit
-        if wk.lver[_bit_index(bit)] > t:
+        if wk.lver[bit_index(bit)] > t:
             return True
     R = ctr[R_]
     cols = wk.pread[x, 1]
     while cols != 0:
         bit = cols & -cols
         cols ^= bit
-        if wk.lver[R + _bit_index(bit)] > t:
+        if wk.lver[R + bit_index(bit)] > t:
             return True
     return False
 

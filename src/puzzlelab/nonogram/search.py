@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..lab.jit import kernel
-from .bitline import WORD_BITS, solve_words
+from .bitline import WORD_BITS, bit_index, solve_words
 from .linecache import lookup, pack, store
 from .linesolve import LineWork, solve_line
 
@@ -163,6 +163,51 @@ def _solve_one(pz, ws, grid, ctr, tab, line, naive):
 
 
 @kernel
+def _propagate_words(pz, ws, st, line):
+    """Solve a black-and-white line from the grid through `solve_words`; write back the cells that changed
+    (in cell order, as `propagate` does) and mark their crossing lines dirty. False on a contradiction."""
+    meta, blen = pz[0], pz[1]
+    wtab, wtmp = ws[8], ws[9]
+    grid, q, inq, tcell, told, ctr = st[0], st[1], st[2], st[3], st[4], st[5]
+    n = meta[line, 0]
+    start = meta[line, 1]
+    stride = meta[line, 2]
+    k = meta[line, 3]
+    ctr[SOLVES] += 1
+    ctr[WORK] += n * (k + 1)
+    nw = n // WORD_BITS + 1
+    o = wtmp[5]
+    z = wtmp[6]
+    o0 = wtmp[7]
+    z0 = wtmp[8]
+    for w in range(nw):
+        o[w] = 0
+        z[w] = 0
+    for i in range(n):
+        c = grid[start + i * stride]
+        w = i // WORD_BITS
+        b = i % WORD_BITS
+        o[w] |= ((c >> 1) & 1) << b
+        z[w] |= (c & 1) << b
+    for w in range(nw):
+        o0[w] = o[w]
+        z0[w] = z[w]
+    if not solve_words(o, z, n, blen[line], k, wtab, wtmp):
+        return False
+    nrows = ctr[R_]
+    for w in range(nw):
+        ch = (o0[w] ^ o[w]) | (z0[w] ^ z[w])
+        while ch != 0:
+            low = ch & -ch
+            ch ^= low
+            b = bit_index(low)
+            i = w * WORD_BITS + b
+            _write(grid, tcell, told, ctr, start + i * stride, ((o[w] >> b) & 1) * 2 + ((z[w] >> b) & 1))
+            _enqueue(q, inq, ctr, nrows + i if line < nrows else i)
+    return True
+
+
+@kernel
 def propagate(pz, ws, st):
     """Solve dirty lines until the queue is empty. 1 = fixpoint, 0 = contradiction, 2 = out of budget."""
     grid, q, inq, tcell, told, ctr = st[0], st[1], st[2], st[3], st[4], st[5]
@@ -179,6 +224,12 @@ def propagate(pz, ws, st):
         ctr[QHEAD] = 0 if ctr[QHEAD] + 1 == nlines else ctr[QHEAD] + 1
         ctr[QLEN] -= 1
         inq[line] = 0
+        if ctr[FLAGS] & F_WORDS and not ((ctr[FLAGS] & F_CACHE) != 0 and ctr[ROOT] != ROOT_UNKNOWN):
+            # black and white, no cache: straight between the grid and the line's words
+            if not _propagate_words(pz, ws, st, line):
+                _clear_queue(q, inq, ctr)
+                return 0
+            continue
         ok, n, start, stride = _solve_one(pz, ws, grid, ctr, st[14], line, naive)
         if not ok:
             _clear_queue(q, inq, ctr)

@@ -128,7 +128,7 @@ def layout(p: Puzzle):
         np.zeros(maxn + 1, dtype=np.int64),  # packed line key for the cache
         np.zeros((2, maxk), dtype=np.int64),  # block windows of the line being solved
         np.zeros((3, maxk + 1, words_for(maxn)), dtype=np.int64),  # bit-parallel solver: position sets per block
-        np.zeros((7, words_for(maxn)), dtype=np.int64),  # and its scratch words, the line's o and z last
+        np.zeros((9, words_for(maxn)), dtype=np.int64),  # its scratch words; the line's o, z (5, 6) and before (7, 8)
     )
     return (meta, blen, bcol, bslot, nslot, slotcol, blo, bhi), ws
 
