@@ -147,9 +147,9 @@ PART_KEYS = ("label", "jobs", "cpu_hours", "elapsed_hours", "peak_job_rss_gb", "
 
 def cost_by_experiment(path: Path) -> dict[str, tuple[int, float]]:
     """experiment -> (jobs, CPU seconds) of a committed cost table (empty when there is none)."""
-    if not path.is_file():
-        return {}
-    table = pd.read_csv(path)
+    from .cost import load_table
+
+    table = load_table(path)
     return {str(e): (len(g), float(pd.to_numeric(g["cpu_s"], errors="coerce").fillna(0).sum()))
             for e, g in table.groupby("experiment")}
 

@@ -237,10 +237,7 @@ def _w_fill_right(g, z, n, nw):
         x &= WORD_MASK
         g[i] = x
         carry = x >> (WORD_BITS - 1)
-    last = n // WORD_BITS
-    g[last] &= (np.int64(1) << (n % WORD_BITS + 1)) - 1
-    for i in range(last + 1, nw):
-        g[i] = 0
+    g[n // WORD_BITS] &= (np.int64(1) << (n % WORD_BITS + 1)) - 1
 
 
 @inline_kernel
@@ -278,9 +275,6 @@ def solve_words(o, z, n, blen, k, tab, tmp):
     # cells are positions 0..n-1: position n (and everything above it) is never a cell
     o[last] &= (np.int64(1) << top) - 1
     z[last] &= (np.int64(1) << top) - 1
-    for i in range(last + 1, nw):
-        o[i] = 0
-        z[i] = 0
     run = tmp[0]
     t = tmp[1]
     ends = tmp[2]
@@ -340,9 +334,7 @@ def solve_words(o, z, n, blen, k, tab, tmp):
         _w_shr(tab[2, j], 1, ends, nw)
         for i in range(nw):
             t[i] |= tab[0, j, i] & ends[i]
-    for i in range(nw):
+    for i in range(nw):  # both stay within the cells: o and z were masked to them on entry
         o[i] &= bo[i]
         z[i] &= t[i]
-    o[last] &= (np.int64(1) << top) - 1
-    z[last] &= (np.int64(1) << top) - 1
     return True

@@ -59,8 +59,7 @@ def _phases(solution: np.ndarray, cellvar: np.ndarray) -> list[int]:
 
 def _blocking(solution: np.ndarray, cellvar: np.ndarray) -> list[int]:
     """The clause 'not this picture': some cell takes another value."""
-    flat = solution.ravel().astype(np.int64)
-    return (-cellvar[np.arange(len(flat)), flat]).astype(np.int64).tolist()
+    return [-lit for lit in _phases(solution, cellvar)]
 
 
 class SatSearch:

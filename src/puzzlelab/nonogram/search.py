@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..lab.jit import kernel
+from ..lab.jit import inline_kernel, kernel
 from .bitline import WORD_BITS, bit_index, solve_words
 from .linecache import lookup, pack, store
 from .linesolve import LineWork, solve_line
@@ -99,30 +99,43 @@ def _undo(grid, tcell, told, ctr, tp):
     ctr[TPOS] = tp
 
 
+@inline_kernel
+def _load_words(src, start, stride, n, o, z):
+    """A black-and-white line's cell masks (bit 0 white, bit 1 black; cell i at src[start + i * stride])
+    as the word arrays of `bitline.solve_words`: o the cells that may be black, z those that may be white."""
+    for w in range(n // WORD_BITS + 1):
+        o[w] = 0
+        z[w] = 0
+    for i in range(n):
+        c = src[start + i * stride]
+        w = i // WORD_BITS
+        b = i % WORD_BITS
+        o[w] |= ((c >> 1) & 1) << b
+        z[w] |= (c & 1) << b
+
+
+@inline_kernel
+def _word_cell(o, z, w, b):
+    """The cell mask of bit b of word w."""
+    return ((o[w] >> b) & 1) * 2 + ((z[w] >> b) & 1)
+
+
+@inline_kernel
+def _cache_on(ctr):
+    """The line cache is consulted and filled from the first branch or probe on (see `_solve_one`)."""
+    return (ctr[FLAGS] & F_CACHE) != 0 and ctr[ROOT] != ROOT_UNKNOWN
+
+
 @kernel
 def _solve_words(cells, n, blen, k, wtab, wtmp, out):
     """A black-and-white line (cell masks: bit 0 white, bit 1 black) through `bitline.solve_words`."""
-    nw = n // WORD_BITS + 1
     o = wtmp[5]
     z = wtmp[6]
-    for w in range(nw):
-        o[w] = 0
-        z[w] = 0
-    one = np.int64(1)
-    for i in range(n):
-        c = cells[i]
-        w = i // WORD_BITS
-        b = i % WORD_BITS
-        if c & 2:
-            o[w] |= one << b
-        if c & 1:
-            z[w] |= one << b
+    _load_words(cells, 0, 1, n, o, z)
     if not solve_words(o, z, n, blen, k, wtab, wtmp):
         return False
     for i in range(n):
-        w = i // WORD_BITS
-        b = i % WORD_BITS
-        out[i] = ((o[w] >> b) & 1) * 2 + ((z[w] >> b) & 1)
+        out[i] = _word_cell(o, z, i // WORD_BITS, i % WORD_BITS)
     return True
 
 
@@ -140,7 +153,7 @@ def _solve_one(pz, ws, grid, ctr, tab, line, naive):
     ctr[SOLVES] += 1
     # Before the first fixpoint no line state can come back (each solve follows a change of the line),
     # so the cache could only cost there: it is consulted and filled from the first branch or probe on.
-    use_cache = (ctr[FLAGS] & F_CACHE) != 0 and ctr[ROOT] != ROOT_UNKNOWN
+    use_cache = _cache_on(ctr)
     nw = 0
     h = np.int64(0)
     if use_cache:
@@ -180,15 +193,7 @@ def _propagate_words(pz, ws, st, line):
     z = wtmp[6]
     o0 = wtmp[7]
     z0 = wtmp[8]
-    for w in range(nw):
-        o[w] = 0
-        z[w] = 0
-    for i in range(n):
-        c = grid[start + i * stride]
-        w = i // WORD_BITS
-        b = i % WORD_BITS
-        o[w] |= ((c >> 1) & 1) << b
-        z[w] |= (c & 1) << b
+    _load_words(grid, start, stride, n, o, z)
     for w in range(nw):
         o0[w] = o[w]
         z0[w] = z[w]
@@ -202,7 +207,7 @@ def _propagate_words(pz, ws, st, line):
             ch ^= low
             b = bit_index(low)
             i = w * WORD_BITS + b
-            _write(grid, tcell, told, ctr, start + i * stride, ((o[w] >> b) & 1) * 2 + ((z[w] >> b) & 1))
+            _write(grid, tcell, told, ctr, start + i * stride, _word_cell(o, z, w, b))
             _enqueue(q, inq, ctr, nrows + i if line < nrows else i)
     return True
 
@@ -224,7 +229,7 @@ def propagate(pz, ws, st):
         ctr[QHEAD] = 0 if ctr[QHEAD] + 1 == nlines else ctr[QHEAD] + 1
         ctr[QLEN] -= 1
         inq[line] = 0
-        if ctr[FLAGS] & F_WORDS and not ((ctr[FLAGS] & F_CACHE) != 0 and ctr[ROOT] != ROOT_UNKNOWN):
+        if ctr[FLAGS] & F_WORDS and not _cache_on(ctr):
             # black and white, no cache: straight between the grid and the line's words
             if not _propagate_words(pz, ws, st, line):
                 _clear_queue(q, inq, ctr)

@@ -22,7 +22,7 @@ STAT_KEYS = ("line_solves", "work", "probes", "branches", "backtracks", "max_dep
 CHUNK = 1 << 21  # work units per call of the colour-mask kernel (a few ms) between clock checks
 BIT_CHUNK = 1 << 24  # the same for the bit-parallel kernel (about as long)
 SAT_SLICE = 100  # conflicts of the SAT back-end's first turn (about 20 ms); each later turn is twice the last
-SAT_GROWTH = 2  # CaDiCaL restarts its search schedule at every call: short equal turns cost it up to 8x
+SAT_GROWTH = 2  # CaDiCaL restarts its search schedule at every call: equal 100-conflict turns cost it 7.5x
 ROOT_UNKNOWN, ROOT_SOLVED, ROOT_CONTRADICTION, ROOT_STALLED = 0, 1, 2, 3  # the engines' shared codes
 
 
