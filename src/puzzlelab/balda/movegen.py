@@ -20,8 +20,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..lab.bits import lowest_bit
 from ..lab.jit import allocating_kernel, inline_kernel, kernel
-from .bits import lowest_bit
 from .trie import child
 
 MAX_FRAMES = 72  # path cells (<= 64) + separator + slack

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..lab.bits import popcount
 from ..lab.jit import allocating_kernel, inline_kernel
-from .bits import popcount
 
 
 @dataclass

@@ -26,6 +26,7 @@ import threading
 import numpy as np
 import zstandard
 
+from puzzlelab.lab.bits import popcount
 from puzzlelab.lab.errors import InputError, quote
 from puzzlelab.lab.jit import allocating_kernel, inline_kernel, kernel
 
@@ -251,8 +252,7 @@ def _byte_mask(d):
     return (t * np.uint64(0x0102040810204080)) >> np.uint64(56)
 
 
-# popcount of a byte, and the mask of the c low bytes of a word
-_POPC8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+# the mask of the c low bytes of a word
 _LOW_BYTES = np.array([(1 << (8 * c)) - 1 if c < 8 else (1 << 64) - 1 for c in range(9)], dtype=np.uint64)
 
 
@@ -283,7 +283,7 @@ def rowfilter_encode_keys(keys, le, width, out):
             # the usual case in sorted data: only the c lowest bytes changed; store 8, keep c
             for j in range(8):
                 out[p + j] = np.uint8((lo >> np.uint64(8 * j)) & np.uint64(0xFF))
-            p += _POPC8[mask]
+            p += np.int64(popcount(mask))
             continue
         j = 0
         while mask != np.uint64(0):
@@ -322,7 +322,7 @@ def rowfilter_decode_keys(data, le, width, keys):
             return -1
         if mask < np.uint64(256) and (mask & (mask + np.uint64(1))) == 0 and p + 8 <= size:
             # only the c lowest bytes changed: one 8-byte read, keep c bytes
-            c = _POPC8[mask]
+            c = np.int64(popcount(mask))
             v = np.uint64(0)
             for j in range(8):
                 v |= np.uint64(data[p + j]) << np.uint64(8 * j)

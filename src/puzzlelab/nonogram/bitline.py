@@ -21,21 +21,6 @@ MAX_CELLS = 62  # positions 0..n must fit in a signed 64-bit word without touchi
 
 
 @inline_kernel
-def popcount(x):
-    """Set bits of a non-negative int64."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) >> 56) & 0xFF
-
-
-@inline_kernel
-def bit_index(b):
-    """Index of the one set bit of b."""
-    return popcount(b - 1)
-
-
-@inline_kernel
 def _fill_right(seeds, z, pmask):
     """Positions reachable from `seeds` by steps p -> p+1 over white-able cells p."""
     p = (z << 1) & pmask

@@ -25,8 +25,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..lab.bits import lowest_bit, popcount
 from ..lab.jit import inline_kernel, kernel
-from .bitline import bit_index, popcount, solve_bits
+from .bitline import solve_bits
 
 # ctr slots
 R_, C_, WORK, LIMIT, DEPTH, MODE, NSOL, MAXSOL, CLOCK, UNKNOWN, SOLVES, PROBES, NODES, BACKTRACKS = range(14)
@@ -106,7 +107,7 @@ def _propagate(b, drows, dcols, tb, wk, ctr, main):
         if drows != 0:
             low = drows & -drows
             drows ^= low
-            r = bit_index(low)
+            r = lowest_bit(low)
             wk.read[0] |= low
             ctr[SOLVES] += 1
             ctr[WORK] += C * (tb.nblk[r] + 1)
@@ -128,7 +129,7 @@ def _propagate(b, drows, dcols, tb, wk, ctr, main):
                 while ch != 0:
                     bit = ch & -ch
                     ch ^= bit
-                    c = bit_index(bit)
+                    c = lowest_bit(bit)
                     if gone_o & bit:
                         b[2 * R + c] &= ~(one << r)
                     else:
@@ -140,7 +141,7 @@ def _propagate(b, drows, dcols, tb, wk, ctr, main):
         else:
             low = dcols & -dcols
             dcols ^= low
-            c = bit_index(low)
+            c = lowest_bit(low)
             wk.read[1] |= low
             line = R + c
             ctr[SOLVES] += 1
@@ -163,7 +164,7 @@ def _propagate(b, drows, dcols, tb, wk, ctr, main):
                 while ch != 0:
                     bit = ch & -ch
                     ch ^= bit
-                    r = bit_index(bit)
+                    r = lowest_bit(bit)
                     if gone_o & bit:
                         b[r] &= ~(one << c)
                     else:
@@ -234,14 +235,14 @@ def _stale(x, wk, ctr):
     while rows != 0:
         bit = rows & -rows
         rows ^= bit
-        if wk.lver[bit_index(bit)] > t:
+        if wk.lver[lowest_bit(bit)] > t:
             return True
     R = ctr[R_]
     cols = wk.pread[x, 1]
     while cols != 0:
         bit = cols & -cols
         cols ^= bit
-        if wk.lver[R + bit_index(bit)] > t:
+        if wk.lver[R + lowest_bit(bit)] > t:
             return True
     return False
 

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..lab.bits import lowest_bit
 from ..lab.jit import inline_kernel, kernel
-from .bitline import WORD_BITS, bit_index, solve_words
+from .bitline import WORD_BITS, solve_words
 from .linecache import lookup, pack, store
 from .linesolve import LineWork, solve_line
 
@@ -205,7 +206,7 @@ def _propagate_words(pz, ws, st, line):
         while ch != 0:
             low = ch & -ch
             ch ^= low
-            b = bit_index(low)
+            b = lowest_bit(low)
             i = w * WORD_BITS + b
             _write(grid, tcell, told, ctr, start + i * stride, _word_cell(o, z, w, b))
             _enqueue(q, inq, ctr, nrows + i if line < nrows else i)

@@ -22,6 +22,7 @@ import math
 
 import numpy as np
 
+from puzzlelab.lab.bits import popcount
 from puzzlelab.lab.jit import inline_kernel
 
 MAX_N = 20  # 20! < 2^64 <= 21!
@@ -47,14 +48,6 @@ def rank_tables(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 @inline_kernel
-def _popcount32(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x55555555))
-    x = (x & np.uint64(0x33333333)) + ((x >> np.uint64(2)) & np.uint64(0x33333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F)
-    return (x * np.uint64(0x01010101) & np.uint64(0xFFFFFFFF)) >> np.uint64(24)
-
-
-@inline_kernel
 def rank_of(cells, n, weight, above):
     """Lexicographic rank of the permutation cells[0..n-1] of 0..n-1 (cells[0] most significant)."""
     r = np.uint64(0)
@@ -68,7 +61,7 @@ def rank_of(cells, n, weight, above):
     used = np.uint64(0)
     for k in range(n - 1):
         v = np.uint64(cells[k])
-        r += (v - _popcount32(used & ((np.uint64(1) << v) - np.uint64(1)))) * weight[k]
+        r += (v - popcount(used & ((np.uint64(1) << v) - np.uint64(1)))) * weight[k]
         used |= np.uint64(1) << v
     return r
 

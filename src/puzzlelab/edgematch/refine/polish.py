@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ...lab.bits import popcount
 from ...lab.errors import InputError, quote
 from ...lab.jit import inline_kernel, kernel
 from ..board import Board
@@ -191,7 +192,7 @@ def _add_scatter(geo, work, rng, area, k):
         cell = _rand(rng, N)
         if geo.fixed[cell] or work.pos[cell] >= 0:
             continue
-        if kind >= 0 and _popcount(geo.outside[cell]) != kind:
+        if kind >= 0 and popcount(geo.outside[cell]) != kind:
             continue
         touching = False
         for s in range(4):
@@ -200,14 +201,9 @@ def _add_scatter(geo, work, rng, area, k):
                 touching = True
         if touching:
             continue
-        kind = _popcount(geo.outside[cell])
+        kind = popcount(geo.outside[cell])
         k = _mark(geo, work, cell, k, area)
     return k
-
-
-@inline_kernel
-def _popcount(m):
-    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
 
 
 @inline_kernel
