@@ -86,6 +86,8 @@ rule beam_backtrack_solve:
     resources:
         mem_mb=mem_mb_for("beam_backtrack_solve"),
         runtime=runtime_for("beam_backtrack_solve"),
+        # a speed run spends its whole node limit (the cost model scales its price by it)
+        runs_to_limit=lambda wc: int(wc.beam_exp == "edgematch_speed"),
     params:
         algo=beam_pipeline.param(BEAM_ALL_JOBS, "algo"),
         hints=beam_pipeline.param(BEAM_ALL_JOBS, "hints"),

@@ -63,6 +63,7 @@ rule refine_polish:
     resources:
         mem_mb=mem_mb_for("refine_polish"),
         runtime=runtime_for("refine_polish"),
+        runs_to_limit=1,
     params:
         hints=refine_pipeline.param(REFINE_JOBS, "hints"),
         seed=refine_pipeline.param(REFINE_JOBS, "seed"),

@@ -198,6 +198,23 @@ def test_size_flags_count_ranges_and_lists():
     assert cost.size_scale("x --count 12 --limit 3") == 36
 
 
+def test_a_rule_that_runs_to_its_limit_is_priced_by_it():
+    text = DRY_RUN.replace("resources: tmpdir=/tmp", "resources: tmpdir=/tmp, runs_to_limit=1, mem_mb=9")
+    text = text.replace("--width 256", "--width 256 --node-limit 1000")
+    job = cost.parse_dry_run(text)[0]
+    assert job.runs_to_limit and job.scale == 4 * 256 * 1000
+    assert cost.size_scale("x --node-limit 1000 --work-limit 7", runs_to_limit=True) == 7000
+    # a committed row's size follows the model: rescaled from a dry run of the same job
+    table = pd.DataFrame([["full", "mk", "exp", job.key, "", 2, 1024, 100.0, 60.0, 500.0, 1.0],
+                          ["quick", "mk", "exp", job.key, "", 2, 1024, 1.0, 1.0, 5.0, 1.0]], columns=cost.COST_COLUMNS)
+    out = cost.rescale(table, [job], "full")
+    assert list(out["scale"]) == [4 * 256 * 1000, 1024]
+    # a job of ten times the limit is priced at ten times the work above the rule's start-up
+    bigger = cost.parse_dry_run(text.replace("--node-limit 1000", "--node-limit 10000"))[0]
+    start_up = cost.START_UP_S
+    assert cost.Pricer(out.iloc[:1], "other").price(bigger).cpu_s == pytest.approx(start_up + (100 - start_up) * 10)
+
+
 def test_a_job_is_scaled_from_the_measurement_nearest_in_size():
     # start-up 1 s (the cheapest job); work above it linear in the size, from the nearest size
     seen = [(1.0, 1.0, 100.0, 0.0, 1.0), (11.0, 11.0, 100.0, 0.0, 100.0), (101.0, 101.0, 300.0, 0.0, 1000.0)]

@@ -289,7 +289,7 @@ def _costs(args) -> int:
     jobs = cost.dry_run([], args.configfile, forceall=True)
     rows = cost.measure(jobs, label)
     out = args.out or f"reference/{label}/costs.csv"
-    table = cost.merge_tables(cost.load_table(out), rows)
+    table = cost.merge_tables(cost.rescale(cost.load_table(out), jobs, label), rows)
     from .tables import write_table
 
     write_table(table, out)

@@ -5,8 +5,8 @@ experiment, estimated from `reference/*/costs.csv` — one row per job measured 
 `benchmark:` file of the job, and the size of its outputs). A job whose command line was measured
 is priced at its measured cost (whatever config ran it); another job of a measured rule from the
 rule's measurement nearest in size (the size flags of its command line: seeds, widths, puzzles,
-repetitions), its work scaled linearly above the rule's start-up cost; anything else at
-`DEFAULT_CPU_S`.
+repetitions, and the node or work limit of a rule that declares `resources: runs_to_limit=1`), its
+work scaled linearly above the rule's start-up cost; anything else at `DEFAULT_CPU_S`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ import pandas as pd
 from .errors import InputError
 
 DEFAULT_CPU_S = 60.0
+# A job's fixed cost (interpreter, imports, loading cached kernels) is at most this; the rest of a
+# measured job's time is work that grows with its size.
+START_UP_S = 2.0
 DEFAULT_RSS_MB = 300.0
 COST_COLUMNS = ["label", "rule", "experiment", "job", "command", "threads", "scale", "cpu_s", "wall_s",
                 "max_rss_mb", "disk_mb"]
@@ -34,6 +37,10 @@ COST_COLUMNS = ["label", "rule", "experiment", "job", "command", "threads", "sca
 # are bounds most jobs never reach: they do not scale a price (a job that runs to its limit is
 # priced by its own measurement once it has run here).
 SIZE_FLAGS = ("--count", "--limit", "--seeds", "--width", "--repeats", "--reps", "--games", "--samples")
+# ... except for a rule whose jobs spend their whole limit (a polish run, a DFS speed run): its rule
+# says so with `resources: runs_to_limit=1`, and these flags then scale its price too.
+LIMIT_FLAGS = ("--node-limit", "--work-limit")
+LIMIT_RESOURCE = "runs_to_limit"
 _FLAG_VALUE = r"[ =](\d+(?:-\d+)?(?:,\d+(?:-\d+)?)*)(?![\w.-])"
 
 
@@ -44,6 +51,7 @@ class Job:
     benchmark: str | None = None
     threads: int = 1
     shell: str = ""
+    runs_to_limit: bool = False
 
     @property
     def key(self) -> str:
@@ -62,7 +70,7 @@ class Job:
 
     @property
     def scale(self) -> float:
-        return size_scale(self.shell)
+        return size_scale(self.shell, self.runs_to_limit)
 
     @property
     def command(self) -> str:
@@ -85,10 +93,11 @@ def _flag_size(value: str) -> int:
     return max(1, total)
 
 
-def size_scale(shell: str) -> float:
-    """Product of the sizes of the size flags on a command line (1 when there are none)."""
+def size_scale(shell: str, runs_to_limit: bool = False) -> float:
+    """Product of the sizes of the size flags on a command line (1 when there are none); with
+    `runs_to_limit`, of its limit flags too."""
     scale = 1.0
-    for flag in SIZE_FLAGS:
+    for flag in SIZE_FLAGS + (LIMIT_FLAGS if runs_to_limit else ()):
         for m in re.finditer(re.escape(flag) + _FLAG_VALUE, shell):
             scale *= _flag_size(m.group(1))
     return scale
@@ -116,6 +125,9 @@ def parse_dry_run(text: str) -> list[Job]:
             job.benchmark = stripped[len("benchmark: "):].strip()
         elif stripped.startswith("threads: "):
             job.threads = int(stripped.split()[1])
+        elif stripped.startswith("resources: "):
+            given = stripped[len("resources: "):]
+            job.runs_to_limit = re.search(rf"(?:^|[ ,]){LIMIT_RESOURCE}=1(?:,|$)", given) is not None
         elif line.startswith("Shell command: "):
             job.shell = line[len("Shell command: "):]
         elif not line.strip():
@@ -199,10 +211,23 @@ def load_table(path: str | Path) -> pd.DataFrame:
     return table[COST_COLUMNS]
 
 
+def rescale(table: pd.DataFrame, jobs: list[Job], label: str) -> pd.DataFrame:
+    """The `scale` of this label's rows recomputed from the jobs of a dry run (matched by rule and
+    job), so that a change of the size model never leaves stale sizes in a committed table."""
+    scales = {(j.rule, j.key): j.scale for j in jobs}
+    out = table.copy()
+    for i, r in enumerate(out.itertuples(index=False)):
+        if str(r.label) == label and (r.rule, r.job) in scales:
+            out.iat[i, out.columns.get_loc("scale")] = scales[(r.rule, r.job)]
+    return out
+
+
 def merge_tables(old: pd.DataFrame, new: pd.DataFrame) -> pd.DataFrame:
     """Rows of `new` replace those of `old` with the same label, rule and job."""
     key = ["label", "rule", "job"]
-    if old.empty:
+    if new.empty:
+        out = old
+    elif old.empty:
         out = new
     else:
         keep = old.merge(new[key], on=key, how="left", indicator=True)
@@ -247,8 +272,8 @@ class Pricer:
 
 def scaled(seen: list[tuple], scale: float) -> tuple[float, float, float, float]:
     """A job of size `scale` priced from the rule's measurements nearest in size: the work above
-    the rule's start-up (its cheapest job) grows linearly with the size."""
-    start_up = min(e[0] for e in seen)
+    the rule's start-up (its cheapest job, at most START_UP_S) grows linearly with the size."""
+    start_up = min(START_UP_S, min(e[0] for e in seen))
     distance = {e[4]: abs(math.log(max(scale, 1e-9) / max(e[4], 1e-9))) for e in seen}
     nearest = min(distance.values())
     near = [e for e in seen if distance[e[4]] == nearest]
