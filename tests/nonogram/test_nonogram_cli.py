@@ -191,6 +191,20 @@ def test_bench_rows_and_summary(tmp_path, run_cli):
     assert (tmp_path / "b2.csv").read_bytes() == out.read_bytes()
 
 
+def test_bench_batch_path_changes_no_result(tmp_path, run_cli):
+    # The shipped puzzles and a generated corpus (batches of black-and-white puzzles, the colour ones
+    # one by one between them): the same rows as one kernel call per puzzle, and times for every row.
+    gen = tmp_path / "g.nonpack"
+    assert run_cli("nonogram", "generate", "--size", "20x15", "--count", "30", "--seed", 9, "--out", gen)[0] == 0
+    outs = []
+    for flag in ([], ["--no-batch"]):
+        out, timing = tmp_path / f"b{len(outs)}.csv", tmp_path / f"t{len(outs)}.csv"
+        assert run_cli("nonogram", "bench", str(DATA), str(gen), "--out", out, "--timing", timing, *flag)[0] == 0
+        outs.append(out.read_bytes())
+        assert all(float(r["cpu_s"]) >= 0 for r in csv.DictReader(timing.open()))
+    assert outs[0] == outs[1] and outs[0].count(b"\n") == 48
+
+
 def test_bench_reports_unreadable_files_as_rows(tmp_path, run_cli):
     write(tmp_path, "ok.non", (DATA / "heart.non").read_text())
     write(tmp_path, "broken.nin", "2 2\n1\n")

@@ -422,3 +422,33 @@ def test_word_lines_change_nothing_but_speed():
         assert words.status == dp.status and words.stats == dp.stats
         assert all(np.array_equal(a, b) for a, b in zip(words.solutions, dp.solutions, strict=True))
         assert all(satisfies(p, s) for s in words.solutions)
+
+
+def _same(a, b):
+    assert (a.status, a.line_solvable, a.stats) == (b.status, b.line_solvable, b.stats)
+    assert all(np.array_equal(x, y) for x, y in zip(a.solutions, b.solutions, strict=True))
+
+
+@pytest.mark.parametrize("chunk", [None, 3000])
+def test_batch_path_takes_the_steps_of_solve(monkeypatch, chunk):
+    # Many puzzles per kernel call (solve_many) give what one call each gives: statuses, solutions and
+    # every counter, also for puzzles the batch hands on to solve after their first step (a small
+    # BIT_CHUNK hands on most of them), under a work limit, and for a clue longer than its line.
+    from puzzlelab.nonogram import solver
+
+    if chunk:
+        monkeypatch.setattr(solver, "BIT_CHUNK", chunk)
+    rng = random.Random(7)
+    puzzles = [random_puzzle(rng, rng.randint(1, 12), rng.randint(1, 12), 1, rng.choice([0.4, 0.6]))
+               for _ in range(40)]
+    puzzles += generate(25, 25, 0.5, 1, 6, seed=3) + generate(62, 40, 0.6, 1, 2, seed=4)
+    puzzles.insert(5, Puzzle("overfull", [[(3, 1)], []], [[(1, 1)], [(1, 1)]]))
+    for opts in (Options(), Options(max_solutions=1), Options(work_limit=20_000, sat=False)):
+        batched = list(solver.solve_many(puzzles, opts))
+        assert len(batched) == len(puzzles)
+        for p, got in zip(puzzles, batched, strict=True):
+            _same(solve(p, opts), got)
+            assert got.cpu_s >= 0 and got.time_s >= 0
+    assert batched[5].status == "contradiction"
+    if chunk:  # some puzzles did go on in solve after the batch
+        assert sum(r.stats["work"] > chunk for r in batched) > 5

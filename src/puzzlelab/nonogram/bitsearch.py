@@ -26,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..lab.bits import lowest_bit, popcount
+from ..lab.clock import ticks
 from ..lab.jit import inline_kernel, kernel
 from .bitline import solve_bits
 
@@ -408,3 +409,128 @@ def run(tb, wk, ctr):
             ctr[BACKTRACKS] += 1
             _adopt(wk.board, wk.pend[d - 1], ctr, wk)
             ctr[MODE] = M_NODE
+
+
+# solve_batch() codes besides run()'s: the clues cannot fit their lines (no picture), or not reached
+OVERFULL, UNTRIED = -2, -1
+
+
+class Batch(NamedTuple):
+    """Many puzzles in flat arrays (the batch path: one kernel call solves them one after another).
+
+    Inputs: blocks per line of every puzzle (rows, then columns) and their lengths, the first line and
+    first block of each puzzle, its (rows, columns) and the work it may spend. Outputs: run()'s code
+    (or OVERFULL), the counters, the solutions (at sol0[i], MAXSOL x cells each) and the cycle-counter
+    ticks each puzzle took.
+    """
+
+    counts: np.ndarray  # (lines of all puzzles,)
+    lens: np.ndarray  # (blocks of all puzzles,)
+    line0: np.ndarray  # (puzzles + 1,)
+    block0: np.ndarray  # (puzzles + 1,)
+    dims: np.ndarray  # (puzzles, 2)
+    limit: np.ndarray  # (puzzles,)
+    code: np.ndarray  # (puzzles,) out
+    ctr: np.ndarray  # (puzzles, NCTR) out
+    sols: np.ndarray  # (sum of MAXSOL x cells,) int8, out
+    sol0: np.ndarray  # (puzzles + 1,)
+    ticks: np.ndarray  # (puzzles,) out
+
+
+class Scratch(NamedTuple):
+    """Flat buffers as large as the batch's largest puzzle needs; each puzzle's Tables and Work are views of them."""
+
+    blen: np.ndarray
+    board: np.ndarray
+    try1: np.ndarray
+    try0: np.ndarray
+    pend: np.ndarray
+    pendf: np.ndarray
+    root: np.ndarray
+    tab: np.ndarray
+    lver: np.ndarray
+    ptime: np.ndarray
+    pread: np.ndarray
+    gain: np.ndarray
+    read: np.ndarray
+
+
+def scratch(max_lines: int, max_blocks: int, max_cells: int) -> Scratch:
+    """Buffers for puzzles of up to these many lines, blocks in a line and cells."""
+    nb = 2 * max_lines
+    z = np.zeros
+    return Scratch(z(max_lines * (max_blocks + 1), np.int64), z(nb, np.int64), z(nb, np.int64), z(nb, np.int64),
+                   z((max_cells + 1) * nb, np.int64), z(max_cells + 1, np.int64), z(nb, np.int64),
+                   z(4 * (max_blocks + 2), np.int64), z(max_lines, np.int64), z(max_cells, np.int64),
+                   z(2 * max_cells, np.int64), z(2 * max_cells, np.int64), z(2, np.int64))
+
+
+@kernel
+def solve_batch(bt, sc, logt, maxsol, start):
+    """The first `run` call of every puzzle from `start` on, from a fresh state, up to its work limit.
+    Returns the first puzzle that is not finished by then (its state is left in `sc` for the caller to
+    take over), or the number of puzzles."""
+    one = np.int64(1)
+    for i in range(start, bt.dims.shape[0]):
+        t0 = ticks()
+        R = bt.dims[i, 0]
+        C = bt.dims[i, 1]
+        nl = R + C
+        nb = 2 * nl
+        ncell = R * C
+        l0 = bt.line0[i]
+        maxk = 1
+        for line in range(nl):
+            maxk = max(maxk, bt.counts[l0 + line])
+        blen = sc.blen[: nl * (maxk + 1)].reshape(nl, maxk + 1)
+        pos = bt.block0[i]
+        bad = False
+        for line in range(nl):
+            k = bt.counts[l0 + line]
+            need = k - 1 if k > 0 else 0
+            for j in range(maxk + 1):
+                blen[line, j] = 0
+            for j in range(k):
+                blen[line, j] = bt.lens[pos]
+                need += bt.lens[pos]
+                pos += 1
+            if need > (C if line < R else R):
+                bad = True
+        c = bt.ctr[i]
+        for s in range(c.shape[0]):
+            c[s] = 0
+        if bad:
+            bt.code[i] = OVERFULL
+            bt.ticks[i] = ticks() - t0
+            continue
+        tb = Tables(blen, bt.counts[l0: l0 + nl], logt[: ncell + 1])
+        board = sc.board[:nb]
+        for r in range(2 * R):
+            board[r] = (one << C) - 1
+        for x in range(2 * R, nb):
+            board[x] = (one << R) - 1
+        pendf = sc.pendf[: ncell + 1]
+        pendf[:] = 0
+        lver = sc.lver[:nl]
+        lver[:] = 0
+        ptime = sc.ptime[:ncell]
+        ptime[:] = -1
+        pread = sc.pread[: 2 * ncell].reshape(ncell, 2)
+        pread[:] = 0
+        gain = sc.gain[: 2 * ncell].reshape(ncell, 2)
+        gain[:] = 0
+        sc.read[:] = 0
+        sols = bt.sols[bt.sol0[i]: bt.sol0[i + 1]].reshape(maxsol, ncell)
+        sols[:] = 0
+        wk = Work(board, sc.try1[:nb], sc.try0[:nb], sc.pend[: (ncell + 1) * nb].reshape(ncell + 1, nb), pendf,
+                  sc.root[:nb], sc.tab[: 4 * (maxk + 2)].reshape(4, maxk + 2), lver, ptime, pread, gain, sc.read,
+                  sols)
+        c[R_] = R
+        c[C_] = C
+        c[MAXSOL] = maxsol
+        c[LIMIT] = bt.limit[i]
+        bt.code[i] = run(tb, wk, c)
+        bt.ticks[i] = ticks() - t0
+        if bt.code[i] == INTERRUPTED:
+            return i
+    return bt.dims.shape[0]

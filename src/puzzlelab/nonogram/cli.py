@@ -89,6 +89,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--chunk", metavar="I/N", help="only the I-th of N equal slices of the puzzles (1-based)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--strict", action="store_true", help="stop at the first unreadable file (default: row `error`)")
+    p.add_argument("--no-batch", action="store_true",
+                   help="one kernel call per puzzle (default: black-and-white puzzles up to 62x62 start in batches "
+                        "of many puzzles per call; same answers, less fixed cost per puzzle)")
     p.set_defaults(handler=_bench)
 
     p = sub.add_parser("generate", help="the project's own corpus: seeded random images as puzzles (.nonpack)")
@@ -229,7 +232,7 @@ def _bench(args) -> int:
     opts = _options(args)
     loaded = experiments.load_all(args.paths, args.format, keep_going=not args.strict)
     loaded = _chunk(loaded[: args.limit] if args.limit else loaded, args.chunk)
-    rows = experiments.run_loaded(loaded, opts, corpus=args.corpus)
+    rows = experiments.run_loaded(loaded, opts, corpus=args.corpus, batch=not args.no_batch)
     df = pd.DataFrame(rows, columns=experiments.COLUMNS)
     if args.timing:
         write_table(df[experiments.RESULT_COLUMNS], args.out)

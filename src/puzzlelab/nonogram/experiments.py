@@ -21,7 +21,7 @@ from ..lab.errors import InputError
 from ..lab.progress import Progress
 from .formats import FORMATS, load
 from .model import Puzzle, satisfies
-from .solver import Options, prepare, solve, warm_up
+from .solver import Options, batchable, prepare, solve, solve_many, warm_up
 
 # The reproducible outcome of each puzzle ...
 RESULT_COLUMNS = ["corpus", "name", "size", "width", "height", "colors", "status", "line_solvable", "solutions",
@@ -30,6 +30,7 @@ RESULT_COLUMNS = ["corpus", "name", "size", "width", "height", "colors", "status
 # depends on the clock, so what it had found by then is kept here too).
 TIMING_COLUMNS = ["corpus", "name", "time_s", "cpu_s", "found", "line_solves", "work", "probes", "branches"]
 COLUMNS = RESULT_COLUMNS[:-1] + TIMING_COLUMNS[2:] + ["error"]
+BATCH = 256  # puzzles per kernel call of the batch path (progress is reported between calls)
 EXTENSIONS = {ext for _, exts, _ in FORMATS.values() for ext in exts} | {".txt"}
 SKIP_NAMES = ("readme", "license", "licence", "copying", "perf", "format", "changelog")
 
@@ -90,27 +91,45 @@ def load_all(specs: list[str], fmt: str | None, keep_going: bool) -> list[Loaded
 
 
 def run(specs: list[str], opts: Options, corpus: str | None = None, fmt: str | None = None,
-        keep_going: bool = True, progress: bool = True) -> list[dict]:
+        keep_going: bool = True, progress: bool = True, batch: bool = True) -> list[dict]:
     """One row per puzzle; files that do not parse give a row with status `error` (or raise)."""
-    return run_loaded(load_all(specs, fmt, keep_going), opts, corpus, progress)
+    return run_loaded(load_all(specs, fmt, keep_going), opts, corpus, progress, batch)
 
 
-def run_loaded(items: list[Loaded], opts: Options, corpus: str | None = None, progress: bool = True) -> list[dict]:
+def run_loaded(items: list[Loaded], opts: Options, corpus: str | None = None, progress: bool = True,
+               batch: bool = True) -> list[dict]:
     warm_up()
     # The loaded puzzles (hundreds of thousands of clue tuples on the big corpora) live until the end:
     # freeze them out of the garbage collector, whose full passes otherwise land inside timed solves
     # (no gc.collect() first: returning freed memory to the system makes the first solve page-fault).
     gc.freeze()
     try:
-        return _run_loaded(items, opts, corpus, progress)
+        return _run_loaded(items, opts, corpus, progress, batch)
     finally:
         gc.unfreeze()
 
 
-def _run_loaded(items: list[Loaded], opts: Options, corpus: str | None, progress: bool) -> list[dict]:
+def _batches(items: list[Loaded], opts: Options, size: int = BATCH):
+    """Runs of up to `size` consecutive puzzles the batch path takes: index -> the run's indices."""
+    runs, run = {}, []
+    for i, it in enumerate(items):
+        if it.puzzle is not None and batchable(it.puzzle, opts) and len(run) < size:
+            run.append(i)
+            continue
+        if run:
+            runs[run[0]] = run
+        run = [i] if it.puzzle is not None and batchable(it.puzzle, opts) else []
+    if run:
+        runs[run[0]] = run
+    return runs
+
+
+def _run_loaded(items: list[Loaded], opts: Options, corpus: str | None, progress: bool, batch: bool) -> list[dict]:
     rows = []
+    runs = _batches(items, opts) if batch else {}
+    batched = {}  # index -> the batch path's results for the run it starts (an iterator, in order)
     with Progress(len(items), "solving", unit="puzzles", enabled=progress) as bar:
-        for it in items:
+        for i, it in enumerate(items):
             name = it.puzzle.name if it.puzzle else Path(it.spec).stem
             row = {"corpus": corpus or Path(it.spec).parent.name, "name": name}
             if it.puzzle is None:
@@ -121,7 +140,10 @@ def _run_loaded(items: list[Loaded], opts: Options, corpus: str | None, progress
                 bar.update(1, note=f"{name}: parse error")
                 continue
             p = it.puzzle
-            res = solve(p, opts)
+            if i in runs:
+                results = solve_many([items[j].puzzle for j in runs[i]], opts)
+                batched.update(dict.fromkeys(runs[i], results))
+            res = next(batched.pop(i)) if i in batched else solve(p, opts)
             valid = all(satisfies(p, s) for s in res.solutions)
             timed_out = res.status == "timeout"
             row.update(size=p.size(), width=p.width, height=p.height, colors=p.ncolors, status=res.status,

@@ -8,6 +8,7 @@ alone solved it (`line_solvable`), up to `max_solutions` solutions and the searc
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
@@ -354,6 +355,26 @@ class _Bits:
         ctr[K.LIMIT] = chunk if limit is None else min(chunk, limit)
         return K.run(self.tb, self.wk, ctr)
 
+    @staticmethod
+    def first_limit(opts: Options) -> int:
+        """The work limit of `solve`'s first step (the batch path's limit per puzzle)."""
+        stop = opts.work_limit
+        if opts.sat and 0 < opts.sat_after:
+            stop = opts.sat_after if stop is None else min(stop, opts.sat_after)
+        return BIT_CHUNK if stop is None else min(BIT_CHUNK, stop)
+
+    @classmethod
+    def taken_over(cls, p: Puzzle, opts: Options, bt, sc, i: int) -> _Bits:
+        """The engine of puzzle i of a batch that stopped after its first step: its state copied out of
+        the batch's scratch buffers (views of the same shapes as this engine's arrays) and outputs."""
+        engine = cls(p, opts)
+        for name in engine.wk._fields:
+            mine = getattr(engine.wk, name)
+            src = bt.sols[bt.sol0[i]:] if name == "sols" else getattr(sc, name)
+            mine[...] = src[: mine.size].reshape(mine.shape)
+        engine.ctr[:] = bt.ctr[i]
+        return engine
+
     @property
     def work(self) -> int:
         return int(self.ctr[self.K.WORK])
@@ -397,7 +418,7 @@ def uses_bits(p: Puzzle, opts: Options) -> bool:
     return opts.bits and p.is_bw and max(p.height, p.width) <= MAX_CELLS and not (opts.naive or opts.sweep)
 
 
-def solve(p: Puzzle, opts: Options | None = None) -> Result:
+def solve(p: Puzzle, opts: Options | None = None, _resume: tuple | None = None) -> Result:
     """Solve a puzzle; the time counts array setup and search (not parsing, not numba compilation;
     not the flat clue arrays either when `prepare` built them beforehand).
 
@@ -420,7 +441,13 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
                          f"{format_size(opts.memory_budget)} (--memory-budget)", p.source or None)
     t0 = time.perf_counter()
     c0 = time.process_time()
-    if uses_bits(p, opts):
+    first = None  # the result of the engine's first step, when the batch path took it (solve_many)
+    if _resume is not None:  # (engine, wall and CPU seconds its first step took)
+        engine, spent_t, spent_c = _resume
+        t0 -= spent_t
+        c0 -= spent_c
+        first = engine.K.INTERRUPTED
+    elif uses_bits(p, opts):
         engine = _Bits(p, opts)
         if engine.overfull():
             engine = None
@@ -428,8 +455,7 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
         laid = layout(p)
         engine = None if laid is None else _Generic(p, laid, opts)
     if engine is None:
-        return Result(status="contradiction", line_solvable=False, solutions=[], time_s=time.perf_counter() - t0,
-                      cpu_s=time.process_time() - c0, stats=dict.fromkeys(STAT_KEYS, 0) | {"engine": "", "sat": 0})
+        return _no_picture(t0, c0)
     deadline = None if opts.timeout is None else t0 + opts.timeout
     limit = opts.work_limit
     solver = None  # the SAT back-end, once it has joined
@@ -438,7 +464,9 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
     code = K.INTERRUPTED
     try:
         while True:
-            if solver is None:
+            if first is not None:
+                code, first = first, None
+            elif solver is None:
                 stop = limit
                 if opts.sat and engine.work < opts.sat_after:
                     stop = opts.sat_after if limit is None else min(limit, opts.sat_after)
@@ -487,20 +515,99 @@ def solve(p: Puzzle, opts: Options | None = None) -> Result:
         if solver is not None:
             solver.close()
     root = engine.root_status()
-    if not decided:
-        status = "timeout"
-    elif not solutions:
-        status = "contradiction"
-    elif len(solutions) >= 2:
-        status = "multiple"
-    elif code == K.DONE or root == ROOT_SOLVED:
-        status = "unique"
-    else:
-        status = "solved"  # max_solutions=1 stopped the search; uniqueness not decided
     stats = engine.stats() | {"engine": engine.name, "sat": 0 if solver is None else 1,
                               "sat_conflicts": 0 if solver is None else solver.conflicts}
-    return Result(status=status, line_solvable=root == ROOT_SOLVED, solutions=solutions,
-                  time_s=time.perf_counter() - t0, cpu_s=time.process_time() - c0, stats=stats)
+    return Result(status=_status(decided, solutions, code == K.DONE, root), line_solvable=root == ROOT_SOLVED,
+                  solutions=solutions, time_s=time.perf_counter() - t0, cpu_s=time.process_time() - c0, stats=stats)
+
+
+def _status(decided: bool, solutions: list, complete: bool, root: int) -> str:
+    if not decided:
+        return "timeout"
+    if not solutions:
+        return "contradiction"
+    if len(solutions) >= 2:
+        return "multiple"
+    if complete or root == ROOT_SOLVED:
+        return "unique"
+    return "solved"  # max_solutions=1 stopped the search; uniqueness not decided
+
+
+def _no_picture(t0: float, c0: float) -> Result:
+    """Some clue cannot fit its line."""
+    return Result(status="contradiction", line_solvable=False, solutions=[], time_s=time.perf_counter() - t0,
+                  cpu_s=time.process_time() - c0, stats=dict.fromkeys(STAT_KEYS, 0) | {"engine": "", "sat": 0})
+
+
+def batchable(p: Puzzle, opts: Options) -> bool:
+    """The batch path takes it: the bit-parallel engine's puzzles within the memory budget."""
+    return uses_bits(p, opts) and (opts.memory_budget is None or memory_needed(p, opts) <= opts.memory_budget)
+
+
+def solve_many(puzzles: list[Puzzle], opts: Options | None = None) -> Iterator[Result]:
+    """The batch path: the first kernel step of every `batchable` puzzle, many puzzles per kernel call;
+    a puzzle that needs more steps goes on in `solve` from the state the batch left. The steps are
+    those of `solve`, so are the answers and counters. Results come in order, as they are known.
+
+    This takes the fixed cost of a call (arrays, kernel dispatch) off each small puzzle. A kernel
+    call's time is shared between its puzzles in proportion to the CPU cycles each took (the cycle
+    counter); a puzzle that went on in `solve` adds its time there.
+    """
+    from . import bitsearch as K
+
+    opts = opts or Options()
+    if opts.max_solutions < 1:
+        raise ValueError("max_solutions must be at least 1")
+    if not puzzles:
+        return
+    seg_t, seg_c = time.perf_counter(), time.process_time()
+    n = len(puzzles)
+    arrays = [clue_arrays(p) for p in puzzles]
+    counts = np.concatenate([a[0] for a in arrays])
+    lens = np.concatenate([a[1][:, 0] for a in arrays]).astype(np.int64)
+    dims = np.array([(p.height, p.width) for p in puzzles], dtype=np.int64).reshape(n, 2)
+    cells = dims[:, 0] * dims[:, 1]
+    line0, block0, sol0 = (np.zeros(n + 1, np.int64) for _ in range(3))
+    np.cumsum([len(a[0]) for a in arrays], out=line0[1:])
+    np.cumsum([len(a[1]) for a in arrays], out=block0[1:])
+    np.cumsum(opts.max_solutions * cells, out=sol0[1:])
+    bt = K.Batch(counts, lens, line0, block0, dims, np.full(n, _Bits.first_limit(opts), np.int64),
+                 np.full(n, K.UNTRIED, np.int64), np.zeros((n, K.NCTR), np.int64),
+                 np.zeros(int(sol0[-1]), np.int8), sol0, np.zeros(n, np.int64))
+    sc = K.scratch(int((dims[:, 0] + dims[:, 1]).max()), max(1, int(counts.max(initial=0))), int(cells.max()))
+    logt = K.log_table(int(cells.max()))
+    i = 0
+    while i < n:
+        j = K.solve_batch(bt, sc, logt, opts.max_solutions, i)
+        done = [_batch_result(K, bt, p, k, opts.max_solutions) for k, p in enumerate(puzzles[i:j], start=i)]
+        engine = _Bits.taken_over(puzzles[j], opts, bt, sc, j) if j < n else None
+        wall, cpu = time.perf_counter() - seg_t, time.process_time() - seg_c
+        ticks = bt.ticks[i: min(j, n - 1) + 1].astype(np.float64)
+        share = ticks / ticks.sum() if ticks.sum() > 0 else np.full(len(ticks), 1 / len(ticks))
+        for res, w in zip(done, share):
+            res.time_s, res.cpu_s = float(wall * w), float(cpu * w)
+            yield res
+        if engine is not None:
+            yield solve(puzzles[j], opts, _resume=(engine, float(wall * share[-1]), float(cpu * share[-1])))
+        i = j + 1
+        seg_t, seg_c = time.perf_counter(), time.process_time()
+
+
+def _batch_result(K, bt, p: Puzzle, i: int, maxsol: int) -> Result:
+    """Puzzle i of a batch, finished in its first step (time filled in by the caller)."""
+    code = int(bt.code[i])
+    if code == K.OVERFULL:
+        return Result(status="contradiction", line_solvable=False, solutions=[], time_s=0.0, cpu_s=0.0,
+                      stats=dict.fromkeys(STAT_KEYS, 0) | {"engine": "", "sat": 0})
+    c = bt.ctr[i].tolist()
+    R, C = p.height, p.width
+    sols = bt.sols[bt.sol0[i]: bt.sol0[i + 1]].reshape(maxsol, R * C)
+    solutions = [sols[k].reshape(R, C).copy() for k in range(c[K.NSOL])]
+    stats = {"line_solves": c[K.SOLVES], "work": c[K.WORK], "probes": c[K.PROBES], "branches": c[K.NODES],
+             "backtracks": c[K.BACKTRACKS], "max_depth": c[K.MAXDEPTH], "cache_hits": 0,
+             "engine": _Bits.name, "sat": 0, "sat_conflicts": 0}
+    return Result(status=_status(True, solutions, code == K.DONE, c[K.ROOT]), line_solvable=c[K.ROOT] == ROOT_SOLVED,
+                  solutions=solutions, time_s=0.0, cpu_s=0.0, stats=stats)
 
 
 def _turn(engine, stop: int, deadline: float | None) -> int:
@@ -531,6 +638,7 @@ def warm_up() -> None:
             for probing in (False, True):
                 solve(tiny, Options(probing=probing, naive=naive, sweep=sweep, bits=False))
     solve(tiny)
+    list(solve_many([tiny, tiny]))
     solve(colour)
     for p in (tiny, colour):
         laid = layout(p)
