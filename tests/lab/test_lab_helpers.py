@@ -126,3 +126,26 @@ def test_config_table_flattens(run_cli, tmp_path):
                          "--csv", tmp_path / "c.csv", "--html", tmp_path / "c.html")
     assert code == 0
     assert (tmp_path / "c.csv").read_text() == 'key,value\na.b,[1]\nlabel,"""t"""\n'
+
+
+def test_compile_time_is_measured_and_the_kernel_cache_is_seen(tmp_path, monkeypatch):
+    # A fresh kernel compiles inside the timer; a module whose only standalone kernel is not in the
+    # cache is cold, and once that kernel ran (cache=True) it is warm. (tmp_path: a new source file,
+    # so its kernel is in no cache yet.)
+    import importlib
+    import sys
+
+    from puzzlelab.lab import jit
+
+    (tmp_path / "fresh_kernels.py").write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("fresh_kernels", None)
+    mod = importlib.import_module("fresh_kernels")
+    assert not jit.kernels_cached(mod)
+    with jit.CompileTimer() as timer:
+        assert mod.twice(21) == 42
+    assert timer.seconds > 0
+    assert jit.kernels_cached(mod)
+    monkeypatch.setenv(jit.WARMING, "1")
+    jit.warm_in_child([mod], ["--version"])  # the child's own runs never start another child

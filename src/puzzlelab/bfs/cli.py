@@ -155,6 +155,7 @@ def _layers(args) -> int:
     from puzzlelab.lab.results import emit
 
     domain = _make_domain(args.domain)
+    _warm_cache(domain, args)
     if args.warm_up:
         _warm_up(domain, args)
     if args.dedup == "hash":
@@ -171,6 +172,25 @@ def _layers(args) -> int:
             data = result.to_json()
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=layers_text(data))
     return 0
+
+
+def _warm_cache(domain, args) -> None:
+    """A cold kernel cache is filled by a depth-2 run of the same search in a child process (see
+    lab.jit.warm_in_child), so that this run's peak memory is the search's, not the compiler's."""
+    import importlib
+    import tempfile
+
+    from puzzlelab.lab.jit import warm_in_child
+
+    with tempfile.TemporaryDirectory(prefix="puzzlelab-warm-") as tmp:
+        argv = ["bfs", "layers", args.domain, "--max-depth", "2", "--memory-budget", str(args.memory_budget),
+                "--codec", args.codec, "--order", args.order, "--tags", args.tags, "--dedup", args.dedup,
+                "--workdir", tmp, "--out", f"{tmp}/out.json"]
+        home = importlib.import_module(type(domain).__module__)
+        used = [m for m in vars(home).values() if getattr(m, "__name__", "").startswith("puzzlelab.")
+                and type(m).__name__ == "module"]
+        warm_in_child([home, *used, importlib.import_module("puzzlelab.bfs.expand")],
+                      argv + ["--discard-layers"] * args.discard_layers)
 
 
 def _warm_up(domain, args) -> None:

@@ -9,7 +9,13 @@ Kernels that must allocate use `allocating_kernel`.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from numba import njit
+
+WARMING = "PUZZLELAB_WARMING"  # set in the child process that fills the kernel cache
 
 
 def _njit(fn, **options):
@@ -32,3 +38,47 @@ def inline_kernel(fn):
 def allocating_kernel(fn):
     """A cached, GIL-free kernel that may allocate arrays (reference counting on)."""
     return njit(cache=True, nogil=True)(fn)
+
+
+class CompileTimer:
+    """Seconds numba spends compiling (or loading cached kernels) inside a `with` block: a measured
+    time less this is the work's own (a cold kernel cache adds a minute to the first search)."""
+
+    def __enter__(self):
+        from numba.core import event
+
+        self._listener = event.TimingListener()
+        self._ctx = event.install_listener("numba:compile", self._listener)
+        self._ctx.__enter__()
+        return self
+
+    @property
+    def seconds(self) -> float:
+        return self._listener.duration if self._listener.done else 0.0
+
+    def __exit__(self, *exc):
+        return self._ctx.__exit__(*exc)
+
+
+def kernels_cached(module) -> bool:
+    """numba's cache holds some kernel of `module` already (the index file of one that is compiled on
+    its own, not inlined into its callers), or the module has none."""
+    seen = False
+    for obj in list(vars(module).values()):
+        index = getattr(getattr(getattr(obj, "_cache", None), "_cache_file", None), "_index_path", None)
+        if index is None or getattr(obj, "targetoptions", {}).get("inline") == "always":
+            continue
+        seen = True
+        if os.path.exists(index):
+            return True
+    return not seen
+
+
+def warm_in_child(modules: list, argv: list[str]) -> None:
+    """When the kernels of these modules are not in the cache yet, compile them in a child process that runs
+    `puzzlelab ARGV` (a small run of the same command), so that this process loads them from the
+    cache: the compiler's memory (700 MB on a Snakebird level) stays out of this process's peak."""
+    if os.environ.get(WARMING) or all(kernels_cached(m) for m in modules):
+        return
+    subprocess.run([sys.executable, "-m", "puzzlelab.cli", *argv], env={**os.environ, WARMING: "1"},
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)

@@ -211,6 +211,7 @@ def _solve(args) -> int:
     if record is not None:
         emit(record, as_json=args.json, out=args.out, timing=args.timing, text=f"unreadable: {record['unreadable']}")
         return 0
+    _warm_cache(args)
     result = solve(args.level, memory_budget=args.memory_budget, workdir=args.workdir, codec=args.codec,
                    max_depth=args.max_depth)
     if result["solved"]:
@@ -221,6 +222,32 @@ def _solve(args) -> int:
         text = f"{result['level']}: no solution found ({result['states']} states, depth {len(result['layers']) - 1})"
     emit(result, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0 if result["solved"] else 1
+
+
+WARM_LEVEL = """\
+.......
+.  *  .
+.     .
+.>>R O.
+.......
+~~~~~~~
+"""
+
+
+def _warm_cache(args) -> None:
+    """A cold kernel cache is filled by solving a tiny level in a child process (lab.jit.warm_in_child):
+    this run's peak memory is then the search's, not numba's compiler's."""
+    import tempfile
+    from pathlib import Path
+
+    from ..lab.jit import warm_in_child
+    from . import kernels
+
+    with tempfile.TemporaryDirectory(prefix="puzzlelab-warm-") as tmp:
+        level = Path(tmp) / "warm.txt"
+        level.write_text(WARM_LEVEL)
+        warm_in_child([kernels], ["snakebird", "solve", str(level), "--workdir", tmp, "--out", f"{tmp}/out.json"]
+                      + ([] if args.codec is None else ["--codec", args.codec]))
 
 
 def _reference(args) -> int:
