@@ -81,6 +81,17 @@ def record_run(benchmarks: str | Path, label: str, out: str | Path) -> dict:
     return record
 
 
+def _machines(run: dict) -> str:
+    """The machine of a run, or of its parts when they ran on several (most parts first)."""
+    seen: dict[str, int] = {}
+    for part in run.get("parts", []):
+        seen[part.get("machine", run["machine"])] = seen.get(part.get("machine", run["machine"]), 0) + 1
+    if len(seen) <= 1:
+        return run["machine"]
+    kinds = sorted(seen, key=lambda m: (-seen[m], m))
+    return " / ".join(f"{m} ({seen[m]} parts)" for m in kinds)
+
+
 def block(reference: str | Path = "reference") -> str:
     """The README's table of measured times, from the committed records."""
     ref = Path(reference)
@@ -90,7 +101,7 @@ def block(reference: str | Path = "reference") -> str:
         if p.is_file():
             r = canonical.read_json(p)
             cost_so_far = f"{r['jobs']} jobs, {r['cpu_hours']} CPU-hours"
-            wall = f"{r['elapsed_hours']} h wall on {r['machine']}"
+            wall = f"{r['elapsed_hours']} h wall on {_machines(r)}"
             parts = len(r.get("parts", []))
             if r.get("complete", True):
                 lines.append(f"| `{command}` | {cost_so_far} | {wall}{f', in {parts} parts' if parts > 1 else ''} |")
