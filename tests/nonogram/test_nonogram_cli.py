@@ -233,3 +233,19 @@ def test_every_registered_format_is_documented():
     page = (REPO / "docs" / "nonogram.md").read_text()
     for name in FORMATS:
         assert f"`{name}`" in page, name
+
+
+def test_reference_timeout_is_cpu_time(tmp_path, run_cli):
+    # A peer that never answers is stopped by its CPU limit (status timeout), not left to the wall clock.
+    import os
+    import time
+
+    fake = tmp_path / "spin"
+    fake.write_text("#!/bin/sh\nwhile :; do :; done\n")
+    os.chmod(fake, 0o755)
+    t0 = time.perf_counter()
+    code, _, _ = run_cli("nonogram", "reference", str(DATA / "heart.non"), "--solver", str(fake), "--timeout", "1",
+                         "--out", tmp_path / "r.csv")
+    rows = list(csv.DictReader((tmp_path / "r.csv").open()))
+    assert code == 0 and rows[0]["status"] == "timeout"
+    assert 0.9 <= float(rows[0]["cpu_s"]) and time.perf_counter() - t0 < 20

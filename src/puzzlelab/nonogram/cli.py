@@ -134,7 +134,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--kind", choices=["pbnsolve", "lalafrog"], default="pbnsolve",
                    help="how to run it: pbnsolve (one process per puzzle, -u: uniqueness decided) or lalafrog "
                         "(LalaFrogKK: 1000 25x25 puzzles per process, first solution; other puzzles `skipped`)")
-    p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S", help="wall-clock seconds per puzzle")
+    p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
+                   help="CPU seconds per puzzle (pbnsolve: its CPU limit, with a wall-clock stop at 10x; LalaFrogKK: "
+                        "wall-clock seconds per puzzle of its batch)")
     p.add_argument("--corpus")
     p.add_argument("--limit", type=_limit, metavar="N", help="as bench --limit (default all)")
     p.add_argument("--chunk", metavar="I/N")

@@ -10,6 +10,7 @@ any CPU limit (its `-x`, or RLIMIT_CPU) makes pbnsolve's clock read 0. The child
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import resource
@@ -61,8 +62,23 @@ def _children_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
+WALL_FACTOR = 10  # the wall-clock stop of a peer's run, in multiples of its CPU limit (plus 10 s)
+
+
+def _cpu_limit(seconds: float):
+    """A child's CPU-time limit: the kernel stops it with SIGXCPU, however loaded the machine is."""
+    limit = max(1, math.ceil(seconds))
+
+    def apply():
+        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 1))
+
+    return apply
+
+
 def run(executable: str, specs: list[str], timeout: float, corpus: str | None = None, fmt: str | None = None,
         progress: bool = True, chunk=None) -> list[dict]:
+    """pbnsolve on every puzzle, one process each; `timeout` is CPU seconds per puzzle (status `timeout`),
+    so that a loaded machine stops each puzzle where a quiet one does (a wall-clock stop at WALL_FACTOR x)."""
     exe, items = _solver_and_puzzles(executable, specs, fmt, chunk)
     rows = []
     with tempfile.TemporaryDirectory(prefix="pbnsolve-") as tmp, \
@@ -81,7 +97,7 @@ def run(executable: str, specs: list[str], timeout: float, corpus: str | None = 
             t0, c0 = time.perf_counter(), _children_cpu()
             try:
                 done = subprocess.run([exe, "-b", "-u", "-t", str(xml)], capture_output=True, text=True,
-                                      timeout=timeout)
+                                      timeout=WALL_FACTOR * timeout + 10, preexec_fn=_cpu_limit(timeout))
                 out = done.stdout + done.stderr
                 status, line, proc = parse_output(out)
                 if done.returncode < 0 or (done.returncode != 0 and status == "unknown"):
