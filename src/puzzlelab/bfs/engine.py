@@ -369,7 +369,8 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
     watch = _GoalWatch(domain, goal) if (stop_at_goal or getattr(domain, "is_goal", None) is not None) else None
     t0 = time.perf_counter()
     c0 = time.process_time()
-    compiling = CompileTimer().__enter__()
+    compiling = CompileTimer()
+    compiling.__enter__()
     try:
         _Layered(domain, result, mem, codec_obj, plan, pool, watch).run(max_depth, stop_at_goal, keep_layers,
                                                                         progress)

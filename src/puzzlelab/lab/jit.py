@@ -44,10 +44,14 @@ class CompileTimer:
     """Seconds numba spends compiling (or loading cached kernels) inside a `with` block: a measured
     time less this is the work's own (a cold kernel cache adds a minute to the first search)."""
 
-    def __enter__(self):
+    def __init__(self):
         from numba.core import event
 
         self._listener = event.TimingListener()
+
+    def __enter__(self):
+        from numba.core import event
+
         self._ctx = event.install_listener("numba:compile", self._listener)
         self._ctx.__enter__()
         return self

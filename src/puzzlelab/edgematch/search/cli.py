@@ -20,6 +20,7 @@ from ...lab.cli_support import (
     positive_int,
 )
 from ...lab.errors import InputError, quote
+from ...lab.jit import CompileTimer
 from ..options import add_puzzle_args, open_hints, open_puzzle
 
 MAX_SEEDS = 100_000  # seeds of one sweep
@@ -146,37 +147,38 @@ def run_one(args, puzzle, hints, tables, algo: str, seed: int) -> dict:
     from ..score import check_board
 
     cpu0 = time.process_time()
-    if algo == "beam":
-        if getattr(args, "timeout", None) is not None:
-            raise InputError("--timeout applies to dfs and lds; the beam stops at its last cell")
-        from ...lab.sizes import parse_size
-        from .beam import beam_search
+    with CompileTimer() as compiling:  # numba compiling or loading kernels is no part of the run's CPU
+        if algo == "beam":
+            if getattr(args, "timeout", None) is not None:
+                raise InputError("--timeout applies to dfs and lds; the beam stops at its last cell")
+            from ...lab.sizes import parse_size
+            from .beam import beam_search
 
-        res = beam_search(puzzle, tables, args.width, seed=seed, tie_window=args.tie_window,
-                          temperature=args.temperature, dedup=args.dedup, memory_budget=parse_size(args.memory_budget),
-                          tie=_tie_table(args, puzzle, tables))
-        extra = {"width": args.width, "tie_window": args.tie_window, "temperature": args.temperature,
-                 "dedup": args.dedup, "survivors": res.survivors}
-        if args.tie_break != "lottery":  # only then: lottery runs keep their bytes
-            extra["tie_break"] = args.tie_break
-    else:
-        if args.node_limit is None:
-            raise InputError(f"{algo} needs --node-limit")
-        deadline = None if args.timeout is None else time.perf_counter() + args.timeout
-        if algo == "dfs":
-            from .dfs import dfs
-
-            res = dfs(tables, args.node_limit, args.tolerance, seed, deadline=deadline)
-            extra = {"tolerance": args.tolerance, "budget": args.node_limit, "exhausted": res.exhausted}
+            res = beam_search(puzzle, tables, args.width, seed=seed, tie_window=args.tie_window,
+                              temperature=args.temperature, dedup=args.dedup,
+                              memory_budget=parse_size(args.memory_budget), tie=_tie_table(args, puzzle, tables))
+            extra = {"width": args.width, "tie_window": args.tie_window, "temperature": args.temperature,
+                     "dedup": args.dedup, "survivors": res.survivors}
+            if args.tie_break != "lottery":  # only then: lottery runs keep their bytes
+                extra["tie_break"] = args.tie_break
         else:
-            from .lds import lds
+            if args.node_limit is None:
+                raise InputError(f"{algo} needs --node-limit")
+            deadline = None if args.timeout is None else time.perf_counter() + args.timeout
+            if algo == "dfs":
+                from .dfs import dfs
 
-            res = lds(tables, args.node_limit, args.tolerance, args.max_discrepancy, seed, deadline=deadline)
-            extra = {"tolerance": args.tolerance, "budget": args.node_limit, "max_discrepancy": args.max_discrepancy,
-                     "iterations": res.iterations}
-        if args.timeout is not None:  # only then: runs without a timeout keep their bytes
-            extra.update(timeout=args.timeout, timed_out=res.timed_out)
-    cpu = time.process_time() - cpu0
+                res = dfs(tables, args.node_limit, args.tolerance, seed, deadline=deadline)
+                extra = {"tolerance": args.tolerance, "budget": args.node_limit, "exhausted": res.exhausted}
+            else:
+                from .lds import lds
+
+                res = lds(tables, args.node_limit, args.tolerance, args.max_discrepancy, seed, deadline=deadline)
+                extra = {"tolerance": args.tolerance, "budget": args.node_limit,
+                         "max_discrepancy": args.max_discrepancy, "iterations": res.iterations}
+            if args.timeout is not None:  # only then: runs without a timeout keep their bytes
+                extra.update(timeout=args.timeout, timed_out=res.timed_out)
+    cpu = time.process_time() - cpu0 - compiling.seconds
     check = check_board(puzzle, res.board, hints)
     if not check.valid or check.score != res.score:
         raise RuntimeError(f"internal error: {algo} stated score {res.score}, recount {check.score}, "
