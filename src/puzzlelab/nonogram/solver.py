@@ -406,10 +406,7 @@ class _Bits:
         return Lines(laid[0][0], laid[0][1], laid[0][2])
 
     def stats(self) -> dict:
-        K = self.K
-        c = self.ctr.tolist()
-        return {"line_solves": c[K.SOLVES], "work": c[K.WORK], "probes": c[K.PROBES], "branches": c[K.NODES],
-                "backtracks": c[K.BACKTRACKS], "max_depth": c[K.MAXDEPTH], "cache_hits": 0}
+        return _bit_stats(self.K, self.ctr.tolist())
 
 
 def uses_bits(p: Puzzle, opts: Options) -> bool:
@@ -593,19 +590,24 @@ def solve_many(puzzles: list[Puzzle], opts: Options | None = None) -> Iterator[R
         seg_t, seg_c = time.perf_counter(), time.process_time()
 
 
+def _bit_stats(K, c: list) -> dict:
+    """The search counters of the bit-parallel engine (its ctr array as a list)."""
+    return {"line_solves": c[K.SOLVES], "work": c[K.WORK], "probes": c[K.PROBES], "branches": c[K.NODES],
+            "backtracks": c[K.BACKTRACKS], "max_depth": c[K.MAXDEPTH], "cache_hits": 0}
+
+
 def _batch_result(K, bt, p: Puzzle, i: int, maxsol: int) -> Result:
     """Puzzle i of a batch, finished in its first step (time filled in by the caller)."""
     code = int(bt.code[i])
     if code == K.OVERFULL:
-        return Result(status="contradiction", line_solvable=False, solutions=[], time_s=0.0, cpu_s=0.0,
-                      stats=dict.fromkeys(STAT_KEYS, 0) | {"engine": "", "sat": 0})
+        res = _no_picture(time.perf_counter(), time.process_time())
+        res.time_s = res.cpu_s = 0.0
+        return res
     c = bt.ctr[i].tolist()
     R, C = p.height, p.width
     sols = bt.sols[bt.sol0[i]: bt.sol0[i + 1]].reshape(maxsol, R * C)
     solutions = [sols[k].reshape(R, C).copy() for k in range(c[K.NSOL])]
-    stats = {"line_solves": c[K.SOLVES], "work": c[K.WORK], "probes": c[K.PROBES], "branches": c[K.NODES],
-             "backtracks": c[K.BACKTRACKS], "max_depth": c[K.MAXDEPTH], "cache_hits": 0,
-             "engine": _Bits.name, "sat": 0, "sat_conflicts": 0}
+    stats = _bit_stats(K, c) | {"engine": _Bits.name, "sat": 0, "sat_conflicts": 0}
     return Result(status=_status(True, solutions, code == K.DONE, c[K.ROOT]), line_solvable=c[K.ROOT] == ROOT_SOLVED,
                   solutions=solutions, time_s=0.0, cpu_s=0.0, stats=stats)
 
