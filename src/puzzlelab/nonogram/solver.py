@@ -358,9 +358,7 @@ class _Bits:
     @staticmethod
     def first_limit(opts: Options) -> int:
         """The work limit of `solve`'s first step (the batch path's limit per puzzle)."""
-        stop = opts.work_limit
-        if opts.sat and 0 < opts.sat_after:
-            stop = opts.sat_after if stop is None else min(stop, opts.sat_after)
+        stop = _line_stop(opts, 0)
         return BIT_CHUNK if stop is None else min(BIT_CHUNK, stop)
 
     @classmethod
@@ -464,10 +462,7 @@ def solve(p: Puzzle, opts: Options | None = None, _resume: tuple | None = None) 
             if first is not None:
                 code, first = first, None
             elif solver is None:
-                stop = limit
-                if opts.sat and engine.work < opts.sat_after:
-                    stop = opts.sat_after if limit is None else min(limit, opts.sat_after)
-                code = engine.step(stop)
+                code = engine.step(_line_stop(opts, engine.work))
             else:
                 stop = engine.work + turn * engine.work_per_conflict
                 if limit is not None:
@@ -516,6 +511,15 @@ def solve(p: Puzzle, opts: Options | None = None, _resume: tuple | None = None) 
                               "sat_conflicts": 0 if solver is None else solver.conflicts}
     return Result(status=_status(decided, solutions, code == K.DONE, root), line_solvable=root == ROOT_SOLVED,
                   solutions=solutions, time_s=time.perf_counter() - t0, cpu_s=time.process_time() - c0, stats=stats)
+
+
+def _line_stop(opts: Options, work: int) -> int | None:
+    """Where the line-based search's next step must stop before the SAT back-end joins: the work
+    limit, or `sat_after` while the search has done less (None: no limit)."""
+    stop = opts.work_limit
+    if opts.sat and work < opts.sat_after:
+        stop = opts.sat_after if stop is None else min(stop, opts.sat_after)
+    return stop
 
 
 def _status(decided: bool, solutions: list, complete: bool, root: int) -> str:
