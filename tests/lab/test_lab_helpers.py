@@ -149,3 +149,32 @@ def test_compile_time_is_measured_and_the_kernel_cache_is_seen(tmp_path, monkeyp
     assert jit.kernels_cached(mod)
     monkeypatch.setenv(jit.WARMING, "1")
     jit.warm_in_child([mod], ["--version"])  # the child's own runs never start another child
+
+
+def test_work_clock_leaves_compiling_out(tmp_path, monkeypatch):
+    # Compiling a fresh kernel inside the block is not work; a mark taken after it counts only
+    # what follows (here a 50 ms sleep, wall time, no CPU).
+    import importlib
+    import sys
+    import time
+
+    from puzzlelab.lab import jit
+
+    (tmp_path / "clocked_kernels.py").write_text(
+        "from numba import njit\n\n@njit(cache=True)\ndef thrice(x):\n    return 3 * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("clocked_kernels", None)
+    mod = importlib.import_module("clocked_kernels")
+    t0 = time.perf_counter()
+    with jit.WorkClock() as clock:
+        assert mod.thrice(14) == 42
+        compiled = clock.compiling.seconds
+        mark = clock.mark()
+        time.sleep(0.05)
+        wall, cpu = clock.since()
+        after_mark, _ = clock.since(mark)
+    raw = time.perf_counter() - t0
+    assert compiled > 0
+    assert 0.05 <= wall <= raw - compiled + 1e-6
+    assert 0.05 <= after_mark <= wall + 1e-6
+    assert 0 <= cpu < 0.05 + 0.02

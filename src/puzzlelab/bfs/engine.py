@@ -58,7 +58,7 @@ import numpy as np
 
 from puzzlelab.lab.cli_support import DEFAULT_MEMORY_BUDGET
 from puzzlelab.lab.errors import InputError, quote
-from puzzlelab.lab.jit import CompileTimer
+from puzzlelab.lab.jit import WorkClock
 from puzzlelab.lab.progress import Progress
 from puzzlelab.lab.sizes import current_rss_bytes, format_size, parse_size, peak_rss_bytes
 
@@ -367,10 +367,7 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
                           chunk_states=plan.chunk, frontier=plan.frontier, move_tags=plan.move_tags, run_dir=run_dir)
     # the goal is watched even when not stopping at it: layer counts then also report its depth
     watch = _GoalWatch(domain, goal) if (stop_at_goal or getattr(domain, "is_goal", None) is not None) else None
-    t0 = time.perf_counter()
-    c0 = time.process_time()
-    compiling = CompileTimer()
-    compiling.__enter__()
+    clock = WorkClock().__enter__()  # numba compiling or loading kernels is no part of the times
     try:
         _Layered(domain, result, mem, codec_obj, plan, pool, watch).run(max_depth, stop_at_goal, keep_layers,
                                                                         progress)
@@ -387,12 +384,11 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
         result.close()
         raise
     finally:
-        compiling.__exit__(None, None, None)
+        clock.__exit__(None, None, None)
         if pool is not None:
             pool.shutdown()
-    result.compile_s = compiling.seconds
-    result.time_s = time.perf_counter() - t0 - result.compile_s
-    result.cpu_s = max(0.0, time.process_time() - c0 - result.compile_s)
+    result.compile_s = clock.compiling.seconds
+    result.time_s, result.cpu_s = clock.since()
     result.spilled_bytes = mem.spilled_bytes
     result.spill_files = mem.spill_files
     result.accounted_peak_bytes = mem.peak

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
 from numba import njit
 
@@ -62,6 +63,28 @@ class CompileTimer:
 
     def __exit__(self, *exc):
         return self._ctx.__exit__(*exc)
+
+
+class WorkClock:
+    """Wall and CPU seconds of work inside a `with` block, numba's compiling or loading kernels
+    meanwhile left out (`since(mark)` for a part of the block, e.g. one round of a search)."""
+
+    def __enter__(self):
+        self.compiling = CompileTimer().__enter__()
+        self.start = self.mark()
+        return self
+
+    def __exit__(self, *exc):
+        return self.compiling.__exit__(*exc)
+
+    def mark(self) -> tuple[float, float, float]:
+        return time.perf_counter(), time.process_time(), self.compiling.seconds
+
+    def since(self, mark: tuple[float, float, float] | None = None) -> tuple[float, float]:
+        """(wall, CPU) seconds of work since `mark` (default: since the block began)."""
+        t0, c0, k0 = mark or self.start
+        k = self.compiling.seconds - k0
+        return max(0.0, time.perf_counter() - t0 - k), max(0.0, time.process_time() - c0 - k)
 
 
 def kernels_cached(module) -> bool:

@@ -21,6 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ...lab.errors import InputError
+from ...lab.jit import WorkClock
 from ...lab.progress import Progress
 from ...lab.sizes import format_size, peak_rss_bytes
 from ..board import Board, board_from_json, board_to_json
@@ -375,7 +376,7 @@ def _walk_round(setup: _Setup, b: int, proven: bool, nodes_left: int | None) -> 
     return rnd
 
 
-def _describe_round(setup: _Setup, rnd: _Round, proven: bool, t0: float, c0: float):
+def _describe_round(setup: _Setup, rnd: _Round, proven: bool, clock: WorkClock, mark: tuple):
     """Fill the round's record (counts, memory, join); returns (stop reason or None, best pair found or None)."""
     rec, runs, b = rnd.rec, rnd.runs, rnd.rec["budget"]
     for k, name in enumerate(("upper", "lower")):
@@ -399,8 +400,7 @@ def _describe_round(setup: _Setup, rnd: _Round, proven: bool, t0: float, c0: flo
         found = j["best"]
         rec.update(join_candidates=j["candidates"], joins=j["joins"], found=found is not None,
                    status="found" if found is not None else "none")
-    rec["time_s"] = time.perf_counter() - t0
-    rec["cpu_time_s"] = time.process_time() - c0
+    rec["time_s"], rec["cpu_time_s"] = clock.since(mark)
     rec["peak_rss_bytes"] = peak_rss_bytes()
     setup.progress.line(f"b={b}: upper {rec['upper_partials']} lower {rec['lower_partials']} "
                         f"joins {rec['joins']} ({rec['status']}, {rec['time_s']:.2f} s, "
@@ -459,9 +459,14 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
     result then has `timed_out` true. Given or not, `timeout` is recorded only when set.
     sweep: keep enumerating the halves (without joining) up to this budget after the optimum is
     proven, to measure how the tables grow per extra mismatch.
+    Times leave out numba's compiling or loading kernels.
     """
-    start = time.perf_counter()
-    cpu_start = time.process_time()
+    with WorkClock() as clock:
+        return _ratchet(problem, max_budget, memory_limit, node_limit, sweep, progress, timeout, clock)
+
+
+def _ratchet(problem: BandProblem, max_budget: int | None, memory_limit: int | None, node_limit: int | None,
+             sweep: int | None, progress: Progress | None, timeout: float | None, clock: WorkClock) -> dict:
     progress = progress or Progress(None, "mitm", enabled=False)
     puzzle, band = problem.puzzle, problem.band
     # the completion in hand: the band as given (when complete and true to the hints), else a greedy fill
@@ -474,7 +479,7 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
     _check_tables_fit(problem, memory_limit)
     setup = _setup(problem, memory_limit, progress, best, source)
     if timeout is not None:
-        setup.deadline = start + timeout
+        setup.deadline = clock.start[0] + timeout
     rounds: list[dict] = []
     proven = False
     lower_bound = setup.relaxed  # every completion costs at least this much
@@ -483,10 +488,10 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
     b = 0
     last = best - 1 if max_budget is None else min(best - 1, max_budget)
     while b <= (sweep if proven and sweep is not None else (-1 if proven else last)):
-        t0, c0 = time.perf_counter(), time.process_time()
+        mark = clock.mark()
         rnd = _walk_round(setup, b, proven, nodes_left)
         nodes_left = rnd.nodes_left
-        halted, found = _describe_round(setup, rnd, proven, t0, c0)
+        halted, found = _describe_round(setup, rnd, proven, clock, mark)
         rounds.append(rnd.rec)
         if halted:
             if not proven:
@@ -522,9 +527,8 @@ def solve(problem: BandProblem, max_budget: int | None = None, memory_limit: int
         "node_limit": node_limit,
         "nodes": sum((r["upper_nodes"] or 0) + (r["lower_nodes"] or 0) + r["race_nodes"] for r in rounds),
         "board": board_to_json(best_board),
-        "time_s": time.perf_counter() - start,
-        "cpu_time_s": time.process_time() - cpu_start,
     }
+    out["time_s"], out["cpu_time_s"] = clock.since()
     if timeout is not None:  # only then: runs without a timeout keep their bytes
         out.update(timeout=timeout, timed_out=any(r["status"] == "timeout" for r in rounds))
     return out

@@ -14,7 +14,7 @@ import time
 
 from ...lab.cli_support import add_node_limit_arg, add_output_args, add_seed_arg, add_timeout_arg, positive_int
 from ...lab.errors import InputError
-from ...lab.jit import CompileTimer
+from ...lab.jit import WorkClock
 from ..options import add_puzzle_args, open_hints, open_puzzle
 
 REPORTS = {"beam_refine": "destroy-and-repair polishing of beam boards: score against nodes and CPU time"}
@@ -96,21 +96,20 @@ def _refine(args) -> int:
         raise InputError(f"--max-drop must be 0 or more, not {args.max_drop}")
     shapes = DEFAULT_SHAPES if args.shapes is None else parse_shapes(args.shapes)
     deadline = None if args.timeout is None else time.perf_counter() + args.timeout
-    cpu0 = time.process_time()
     seen_cpu: list[float] = []
-    compiling = CompileTimer()  # numba compiling or loading kernels is no part of the run's CPU
+    clock = WorkClock()  # numba compiling or loading kernels is no part of the run's CPU
 
     def on_improve(nodes: int, score: int) -> None:
-        seen_cpu.append(time.process_time() - cpu0 - compiling.seconds)
+        seen_cpu.append(clock.since()[1])
         if not args.quiet:
             print(f"refine seed {args.seed}: {score}/{puzzle.max_score} at {nodes} nodes", file=sys.stderr)
 
-    with compiling:
+    with clock:
         res = refine(puzzle, board, hints, args.seed, args.node_limit, move_nodes=args.move_nodes,
                      min_cells=args.min_cells, max_cells=args.max_cells, assign_cells=args.assign_cells,
                      shapes=shapes, uphill=args.uphill, max_drop=args.max_drop, deadline=deadline,
                      on_improve=on_improve)
-    cpu = time.process_time() - cpu0 - compiling.seconds
+    cpu = clock.since()[1]
     rec = {"puzzle": puzzle.name, "label": args.label, "hints": args.hints, "seed": args.seed,
            "node_limit": args.node_limit, "start": source, "beam_width": source.get("width"),
            "options": {"min_cells": args.min_cells, "max_cells": args.max_cells, "assign_cells": args.assign_cells,

@@ -20,7 +20,7 @@ from ...lab.cli_support import (
     positive_int,
 )
 from ...lab.errors import InputError, quote
-from ...lab.jit import CompileTimer
+from ...lab.jit import WorkClock
 from ..options import add_puzzle_args, open_hints, open_puzzle
 
 MAX_SEEDS = 100_000  # seeds of one sweep
@@ -146,8 +146,7 @@ def run_one(args, puzzle, hints, tables, algo: str, seed: int) -> dict:
     from ..board import board_to_json
     from ..score import check_board
 
-    cpu0 = time.process_time()
-    with CompileTimer() as compiling:  # numba compiling or loading kernels is no part of the run's CPU
+    with WorkClock() as clock:  # numba compiling or loading kernels is no part of the run's CPU
         if algo == "beam":
             if getattr(args, "timeout", None) is not None:
                 raise InputError("--timeout applies to dfs and lds; the beam stops at its last cell")
@@ -178,7 +177,7 @@ def run_one(args, puzzle, hints, tables, algo: str, seed: int) -> dict:
                          "max_discrepancy": args.max_discrepancy, "iterations": res.iterations}
             if args.timeout is not None:  # only then: runs without a timeout keep their bytes
                 extra.update(timeout=args.timeout, timed_out=res.timed_out)
-    cpu = time.process_time() - cpu0 - compiling.seconds
+    cpu = clock.since()[1]
     check = check_board(puzzle, res.board, hints)
     if not check.valid or check.score != res.score:
         raise RuntimeError(f"internal error: {algo} stated score {res.score}, recount {check.score}, "
