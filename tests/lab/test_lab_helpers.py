@@ -178,3 +178,35 @@ def test_work_clock_leaves_compiling_out(tmp_path, monkeypatch):
     assert 0.05 <= wall <= raw - compiled + 1e-6
     assert 0.05 <= after_mark <= wall + 1e-6
     assert 0 <= cpu < 0.05 + 0.02
+
+
+def test_jobs_started_together_fill_the_kernel_cache_once(monkeypatch, tmp_path):
+    # Two jobs find the cache cold at the same moment: one runs the warm-up child, the other waits
+    # for it and then finds the cache filled (without the lock both would see it cold, or one would
+    # see it half-filled and compile in-process).
+    import threading
+    import time
+
+    from numba.core import config
+
+    from puzzlelab.lab import jit
+
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv(jit.WARMING, raising=False)
+    filled = []
+    children = []
+
+    def fake_run(cmd, **kw):
+        children.append(cmd)
+        time.sleep(0.2)
+        filled.append(True)
+
+    monkeypatch.setattr(jit, "kernels_cached", lambda module: bool(filled))
+    monkeypatch.setattr(jit.subprocess, "run", fake_run)
+    jobs = [threading.Thread(target=jit.warm_in_child, args=([jit], ["--version"])) for _ in range(2)]
+    for job in jobs:
+        job.start()
+    for job in jobs:
+        job.join()
+    assert len(children) == 1
+    assert (tmp_path / ".puzzlelab-warming.lock").exists()

@@ -105,3 +105,32 @@ def test_cli_bad_level_exit_2(run_cli, tmp_path):
     code, _, err = run_cli("snakebird", "solve", tmp_path / "missing.txt")
     assert code == 2 and "missing.txt: no such level file" in err
     assert "Traceback" not in err
+
+
+def test_reference_run_is_timed_in_cpu_and_its_memory_read(tmp_path):
+    # A stand-in for a reference executable: spends 0.3 s of CPU holding 40 MB, prints its counts
+    # in the reference's format. Its CPU comes from the child's rusage, its peak from its own
+    # high-water mark (not ours); a solver that never ends is stopped at the timeout.
+    import sys
+
+    import pytest
+
+    from puzzlelab.lab.errors import InputError
+    from puzzlelab.snakebird.reference import run_reference
+
+    exe = tmp_path / "snakebird.99"
+    exe.write_text(f"#!{sys.executable}\n"
+                   "import time\nheld = bytearray(40 << 20)\nheld[::4096] = b'x' * len(held[::4096])\n"
+                   "t = time.process_time()\nwhile time.process_time() - t < 0.3:\n    pass\n"
+                   "print('depth: 1')\nprint('    new unique: 4')\nprint('depth: 2')\nprint('    new unique: 2')\n"
+                   "print('Move 2')\nprint('Move 1')\n")
+    exe.chmod(0o755)
+    rec = run_reference(str(exe), "level99")
+    assert rec["moves"] == 2 and rec["layers_before_last"] == [1, 4]
+    assert 0.3 <= rec["cpu_s"] < rec["time_s"] + 0.1
+    assert 40 << 20 <= rec["peak_rss_bytes"] < 200 << 20
+    spin = tmp_path / "snakebird.98"
+    spin.write_text("#!/bin/sh\nwhile :; do :; done\n")
+    spin.chmod(0o755)
+    with pytest.raises(InputError, match="did not finish within 0.5 s"):
+        run_reference(str(spin), "level98", timeout_s=0.5)

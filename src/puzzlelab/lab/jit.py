@@ -9,6 +9,7 @@ Kernels that must allocate use `allocating_kernel`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -107,5 +108,28 @@ def warm_in_child(modules: list, argv: list[str]) -> None:
     cache: the compiler's memory (700 MB on a Snakebird level) stays out of this process's peak."""
     if os.environ.get(WARMING) or all(kernels_cached(m) for m in modules):
         return
-    subprocess.run([sys.executable, "-m", "puzzlelab.cli", *argv], env={**os.environ, WARMING: "1"},
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    with _warming_lock():  # jobs started together: one fills the cache, the others wait, then load it
+        if all(kernels_cached(m) for m in modules):
+            return
+        subprocess.run([sys.executable, "-m", "puzzlelab.cli", *argv], env={**os.environ, WARMING: "1"},
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+
+@contextlib.contextmanager
+def _warming_lock():
+    """An exclusive lock on a file beside numba's cache (one per version of the sources): without it,
+    a job that starts while another is filling the cache sees some kernels there, skips its own
+    warm-up and compiles the rest in-process (1.1 GB peak on a 138-state Snakebird level)."""
+    import fcntl
+    import tempfile
+
+    from numba.core.config import CACHE_DIR
+
+    folder = CACHE_DIR or tempfile.gettempdir()
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, ".puzzlelab-warming.lock"), "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)

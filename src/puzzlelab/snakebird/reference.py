@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import subprocess
 import tempfile
 import time
@@ -12,7 +13,15 @@ import time
 from ..lab.errors import InputError
 from ..lab.sizes import child_peak_rss_bytes
 
-_POLL_S = 0.02  # how often the child's peak memory is read
+_POLL_S = 0.02  # how often the child's peak memory is read ...
+_BUSY_S = 0.5  # ... after its first half second, read without pause
+_SAMPLED = 1 << 20  # a reading below this was taken before the C++ runtime was even loaded
+
+
+def _children_cpu() -> float:
+    """User + system CPU seconds of this process's finished children (the solver's, once reaped)."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
 
 _DEPTH = re.compile(r"^depth: (\d+)$")
 _UNIQUE = re.compile(r"^\s+new unique: (\d+)$")
@@ -37,24 +46,31 @@ def parse_output(text: str) -> dict:
 def run_reference(executable: str, level_name: str, timeout_s: float | None = None) -> dict:
     """Run one level's executable in a scratch folder (it may spill files to its working directory)."""
     t0 = time.perf_counter()
+    cpu0 = _children_cpu()
     with tempfile.TemporaryDirectory(prefix="snakebird-ref-") as scratch:
-        try:
-            proc = subprocess.Popen([executable], cwd=scratch, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    text=True)
-        except FileNotFoundError:
-            raise InputError(f"reference solver not found: {executable}") from None
-        peak = 0
-        while True:  # poll the child's own high-water mark (rusage would include ours, see lab.sizes)
-            peak = max(peak, child_peak_rss_bytes(proc.pid))
+        out_path, err_path = os.path.join(scratch, ".stdout"), os.path.join(scratch, ".stderr")
+        with open(out_path, "w") as out, open(err_path, "w") as err:
             try:
-                stdout, stderr = proc.communicate(timeout=_POLL_S)
-                break
-            except subprocess.TimeoutExpired:
-                if timeout_s is not None and time.perf_counter() - t0 > timeout_s:
+                proc = subprocess.Popen([executable], cwd=scratch, stdout=out, stderr=err)
+            except FileNotFoundError:
+                raise InputError(f"reference solver not found: {executable}") from None
+            peak = 0
+            # poll the child's own high-water mark (rusage would include ours, see lab.sizes): without
+            # pause at first, since most levels take milliseconds, then every _POLL_S
+            while proc.poll() is None:
+                peak = max(peak, child_peak_rss_bytes(proc.pid))
+                elapsed = time.perf_counter() - t0
+                if timeout_s is not None and elapsed > timeout_s:
                     proc.kill()
-                    proc.communicate()
+                    proc.wait()
                     raise InputError(f"reference solver {executable} did not finish within {timeout_s} s") from None
-    wall = time.perf_counter() - t0
+                time.sleep(0 if elapsed < _BUSY_S else _POLL_S)
+        wall = time.perf_counter() - t0
+        cpu = _children_cpu() - cpu0
+        with open(out_path) as fh:
+            stdout = fh.read()
+        with open(err_path) as fh:
+            stderr = fh.read()
     if proc.returncode != 0:
         raise InputError(f"reference solver {executable} exited with {proc.returncode}: {stderr.strip()[-300:]}")
     parsed = parse_output(stdout)
@@ -68,5 +84,7 @@ def run_reference(executable: str, level_name: str, timeout_s: float | None = No
         "layers_before_last": layers[:-1],
         "states_reported": sum(layers),
         "time_s": wall,
-        "peak_rss_bytes": peak,
+        "cpu_s": cpu,
+        # a solver that ends within a millisecond or two is gone before its memory could be read
+        "peak_rss_bytes": peak if peak >= _SAMPLED else None,
     }

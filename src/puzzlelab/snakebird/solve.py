@@ -60,6 +60,7 @@ def solve(level_path: str | Path, *, memory_budget: str | int = DEFAULT_MEMORY_B
             "spill_files": res.spill_files,
             "peak_rss_bytes": res.peak_rss_bytes,
             "time_s": res.time_s,
+            "cpu_s": res.cpu_s,
             "path_time_s": res.path_time_s,
             "level_summary": level.summary(),
         }
