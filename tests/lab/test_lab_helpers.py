@@ -147,6 +147,11 @@ def test_compile_time_is_measured_and_the_kernel_cache_is_seen(tmp_path, monkeyp
         assert mod.twice(21) == 42
     assert timer.seconds > 0
     assert jit.kernels_cached(mod)
+    sys.modules.pop("fresh_kernels")  # a new process's view: the kernel is loaded from the cache
+    again = importlib.import_module("fresh_kernels")
+    with jit.CompileTimer() as loading:
+        assert again.twice(4) == 8
+    assert loading.seconds > 0
     monkeypatch.setenv(jit.WARMING, "1")
     jit.warm_in_child([mod], ["--version"])  # the child's own runs never start another child
 
