@@ -13,6 +13,7 @@ import contextlib
 import os
 import subprocess
 import sys
+import threading
 import time
 
 from numba import njit
@@ -43,26 +44,54 @@ def allocating_kernel(fn):
 
 
 class CompileTimer:
-    """Seconds numba spends compiling or loading cached kernels inside a `with` block: a measured
-    time less this is the work's own (a cold kernel cache adds a minute to the first search, a warm
-    one 0.07 s to a Snakebird search). It times numba's compiler lock, which both hold: numba's
-    `numba:compile` event covers compiling only."""
+    """Wall seconds (`seconds`) and CPU seconds (`cpu_seconds`) numba spends compiling or loading
+    cached kernels inside a `with` block: a measured time less this is the work's own (a cold kernel
+    cache adds a minute to the first search, a warm one 0.07 s to a Snakebird search). It times
+    numba's compiler lock, which both hold (numba's `numba:compile` event covers compiling only);
+    CPU per thread, since under load a compile's wall time is well above its CPU time."""
 
     def __init__(self):
-        from numba.core import event
+        self.seconds = 0.0
+        self.cpu_seconds = 0.0
+        self._depth = 0  # lock holders and waiters, all threads: wall time is the union of their spans
+        self._wall0 = 0.0
+        self._threads: dict[int, list] = {}  # thread -> [depth, thread CPU at its outermost start]
 
-        self._listener = event.TimingListener()
+    def _start(self, _event) -> None:
+        if self._depth == 0:
+            self._wall0 = time.perf_counter()
+        self._depth += 1
+        mine = self._threads.setdefault(threading.get_ident(), [0, 0.0])
+        if mine[0] == 0:
+            mine[1] = time.thread_time()
+        mine[0] += 1
+
+    def _end(self, _event) -> None:
+        mine = self._threads.get(threading.get_ident())
+        if mine is not None and mine[0] > 0:
+            mine[0] -= 1
+            if mine[0] == 0:
+                self.cpu_seconds += time.thread_time() - mine[1]
+        if self._depth > 0:
+            self._depth -= 1
+            if self._depth == 0:
+                self.seconds += time.perf_counter() - self._wall0
 
     def __enter__(self):
         from numba.core import event
 
-        self._ctx = event.install_listener("numba:compiler_lock", self._listener)
+        timer = self
+
+        class _Listener(event.Listener):
+            def on_start(self, ev):
+                timer._start(ev)
+
+            def on_end(self, ev):
+                timer._end(ev)
+
+        self._ctx = event.install_listener("numba:compiler_lock", _Listener())
         self._ctx.__enter__()
         return self
-
-    @property
-    def seconds(self) -> float:
-        return self._listener.duration if self._listener.done else 0.0
 
     def __exit__(self, *exc):
         return self._ctx.__exit__(*exc)
@@ -80,14 +109,14 @@ class WorkClock:
     def __exit__(self, *exc):
         return self.compiling.__exit__(*exc)
 
-    def mark(self) -> tuple[float, float, float]:
-        return time.perf_counter(), time.process_time(), self.compiling.seconds
+    def mark(self) -> tuple[float, float, float, float]:
+        return time.perf_counter(), time.process_time(), self.compiling.seconds, self.compiling.cpu_seconds
 
-    def since(self, mark: tuple[float, float, float] | None = None) -> tuple[float, float]:
+    def since(self, mark: tuple | None = None) -> tuple[float, float]:
         """(wall, CPU) seconds of work since `mark` (default: since the block began)."""
-        t0, c0, k0 = mark or self.start
-        k = self.compiling.seconds - k0
-        return max(0.0, time.perf_counter() - t0 - k), max(0.0, time.process_time() - c0 - k)
+        t0, c0, k0, kc0 = mark or self.start
+        wall = time.perf_counter() - t0 - (self.compiling.seconds - k0)
+        return max(0.0, wall), max(0.0, time.process_time() - c0 - (self.compiling.cpu_seconds - kc0))
 
 
 def kernels_cached(module) -> bool:
