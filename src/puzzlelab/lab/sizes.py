@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import resource
 import sys
@@ -32,15 +33,18 @@ def format_size(n: int) -> str:
 
 
 def _vm_hwm(pid: int | str) -> int | None:
-    """VmHWM of /proc/PID/status in bytes: the high-water mark of that program's own memory (Linux)."""
+    """VmHWM of /proc/PID/status in bytes: the high-water mark of that program's own memory (Linux).
+    One raw read (searches read it every depth: a line-by-line text read cost 0.12 ms)."""
     try:
-        with open(f"/proc/{pid}/status") as fh:
-            for line in fh:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
+        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY)
+        try:
+            data = os.read(fd, 1 << 16)
+        finally:
+            os.close(fd)
+        i = data.index(b"VmHWM:")
+        return int(data[i + 6:data.index(b"kB", i)]) * 1024
+    except (OSError, ValueError):
+        return None
 
 
 def peak_rss_bytes() -> int:
