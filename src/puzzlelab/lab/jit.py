@@ -56,8 +56,17 @@ class CompileTimer:
         self._depth = 0  # lock holders and waiters, all threads: wall time is the union of their spans
         self._wall0 = 0.0
         self._threads: dict[int, list] = {}  # thread -> [depth, thread CPU at its outermost start]
+        self._lock = threading.Lock()  # threads waiting for numba's lock start their events together
 
     def _start(self, _event) -> None:
+        with self._lock:
+            self._started()
+
+    def _end(self, _event) -> None:
+        with self._lock:
+            self._ended()
+
+    def _started(self) -> None:
         if self._depth == 0:
             self._wall0 = time.perf_counter()
         self._depth += 1
@@ -66,7 +75,7 @@ class CompileTimer:
             mine[1] = time.thread_time()
         mine[0] += 1
 
-    def _end(self, _event) -> None:
+    def _ended(self) -> None:
         mine = self._threads.get(threading.get_ident())
         if mine is not None and mine[0] > 0:
             mine[0] -= 1
