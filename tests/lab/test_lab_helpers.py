@@ -128,6 +128,18 @@ def test_config_table_flattens(run_cli, tmp_path):
     assert (tmp_path / "c.csv").read_text() == 'key,value\na.b,[1]\nlabel,"""t"""\n'
 
 
+def _fresh_kernel_module(tmp_path, monkeypatch, module: str, name: str, factor: int):
+    """A new source file with one cached kernel `name(x) = factor * x`, imported: in no cache yet."""
+    import importlib
+    import sys
+
+    (tmp_path / f"{module}.py").write_text(
+        f"from numba import njit\n\n@njit(cache=True)\ndef {name}(x):\n    return {factor} * x\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop(module, None)
+    return importlib.import_module(module)
+
+
 def test_compile_time_is_measured_and_the_kernel_cache_is_seen(tmp_path, monkeypatch):
     # A fresh kernel compiles inside the timer; a module whose only standalone kernel is not in the
     # cache is cold, and once that kernel ran (cache=True) it is warm. (tmp_path: a new source file,
@@ -137,11 +149,7 @@ def test_compile_time_is_measured_and_the_kernel_cache_is_seen(tmp_path, monkeyp
 
     from puzzlelab.lab import jit
 
-    (tmp_path / "fresh_kernels.py").write_text(
-        "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    sys.modules.pop("fresh_kernels", None)
-    mod = importlib.import_module("fresh_kernels")
+    mod = _fresh_kernel_module(tmp_path, monkeypatch, "fresh_kernels", "twice", 2)
     assert not jit.kernels_cached(mod)
     with jit.CompileTimer() as timer:
         assert mod.twice(21) == 42
@@ -159,17 +167,11 @@ def test_compile_time_is_measured_and_the_kernel_cache_is_seen(tmp_path, monkeyp
 def test_work_clock_leaves_compiling_out(tmp_path, monkeypatch):
     # Compiling a fresh kernel inside the block is not work; a mark taken after it counts only
     # what follows (here a 50 ms sleep, wall time, no CPU).
-    import importlib
-    import sys
     import time
 
     from puzzlelab.lab import jit
 
-    (tmp_path / "clocked_kernels.py").write_text(
-        "from numba import njit\n\n@njit(cache=True)\ndef thrice(x):\n    return 3 * x\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    sys.modules.pop("clocked_kernels", None)
-    mod = importlib.import_module("clocked_kernels")
+    mod = _fresh_kernel_module(tmp_path, monkeypatch, "clocked_kernels", "thrice", 3)
     t0 = time.perf_counter()
     with jit.WorkClock() as clock:
         assert mod.thrice(14) == 42

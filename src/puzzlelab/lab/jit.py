@@ -60,31 +60,25 @@ class CompileTimer:
 
     def _start(self, _event) -> None:
         with self._lock:
-            self._started()
+            if self._depth == 0:
+                self._wall0 = time.perf_counter()
+            self._depth += 1
+            mine = self._threads.setdefault(threading.get_ident(), [0, 0.0])
+            if mine[0] == 0:
+                mine[1] = time.thread_time()
+            mine[0] += 1
 
     def _end(self, _event) -> None:
         with self._lock:
-            self._ended()
-
-    def _started(self) -> None:
-        if self._depth == 0:
-            self._wall0 = time.perf_counter()
-        self._depth += 1
-        mine = self._threads.setdefault(threading.get_ident(), [0, 0.0])
-        if mine[0] == 0:
-            mine[1] = time.thread_time()
-        mine[0] += 1
-
-    def _ended(self) -> None:
-        mine = self._threads.get(threading.get_ident())
-        if mine is not None and mine[0] > 0:
-            mine[0] -= 1
-            if mine[0] == 0:
-                self.cpu_seconds += time.thread_time() - mine[1]
-        if self._depth > 0:
-            self._depth -= 1
-            if self._depth == 0:
-                self.seconds += time.perf_counter() - self._wall0
+            mine = self._threads.get(threading.get_ident())
+            if mine is not None and mine[0] > 0:
+                mine[0] -= 1
+                if mine[0] == 0:
+                    self.cpu_seconds += time.thread_time() - mine[1]
+            if self._depth > 0:
+                self._depth -= 1
+                if self._depth == 0:
+                    self.seconds += time.perf_counter() - self._wall0
 
     def __enter__(self):
         from numba.core import event

@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from ..lab.cputime import children_cpu_seconds
 from ..lab.errors import InputError, quote
 from ..lab.progress import Progress
 from .experiments import load_all
@@ -56,12 +57,6 @@ def _solver_and_puzzles(executable: str, specs: list[str], fmt: str | None, chun
     return exe, chunk(items) if chunk is not None else items
 
 
-def _children_cpu() -> float:
-    """CPU seconds (user + system) of this process's finished children so far."""
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
 WALL_FACTOR = 10  # the wall-clock stop of a peer's run, in multiples of its CPU limit (plus 10 s)
 
 
@@ -94,7 +89,7 @@ def run(executable: str, specs: list[str], timeout: float, corpus: str | None = 
                 continue
             xml = Path(tmp) / f"p{k}.xml"
             xml.write_text(pbnxml.write(it.puzzle), encoding="utf-8")
-            t0, c0 = time.perf_counter(), _children_cpu()
+            t0, c0 = time.perf_counter(), children_cpu_seconds()
             try:
                 done = subprocess.run([exe, "-b", "-u", "-t", str(xml)], capture_output=True, text=True,
                                       timeout=WALL_FACTOR * timeout + 10, preexec_fn=_cpu_limit(timeout))
@@ -104,7 +99,7 @@ def run(executable: str, specs: list[str], timeout: float, corpus: str | None = 
                     status = "timeout"  # killed by its CPU limit (SIGXCPU)
             except subprocess.TimeoutExpired:
                 status, line, proc = "timeout", False, None
-            wall, cpu = time.perf_counter() - t0, _children_cpu() - c0
+            wall, cpu = time.perf_counter() - t0, children_cpu_seconds() - c0
             if status == "timeout":
                 proc = None
             row.update(status=status, line_solvable=line, time_s=proc if proc is not None else float("nan"),
@@ -176,13 +171,13 @@ def _lalafrog_batch(exe: str, part: list, timeout: float) -> None:
         text = [f"${k + 1}\n{tournament_text(p)}" for k, (_, p) in enumerate(part)]
         text += [f"${k + 1}\n{_LALAFROG_PAD}" for k in range(len(part), LALAFROG_BATCH)]
         Path(tmp, "input.txt").write_text("\n".join(text) + "\n", encoding="utf-8")
-        t0, c0 = time.perf_counter(), _children_cpu()
+        t0, c0 = time.perf_counter(), children_cpu_seconds()
         killed = False
         try:
             subprocess.run([exe], cwd=tmp, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             killed = True
-        wall, cpu = time.perf_counter() - t0, _children_cpu() - c0
+        wall, cpu = time.perf_counter() - t0, children_cpu_seconds() - c0
         times, grids = parse_lalafrog(_read_if_any(Path(tmp, "log.txt")), _read_if_any(Path(tmp, "solution.txt")))
     for k, (row, p) in enumerate(part):
         t, grid = times.get(k + 1), grids.get(k + 1)

@@ -5,23 +5,17 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 import subprocess
 import tempfile
 import time
 
+from ..lab.cputime import children_cpu_seconds
 from ..lab.errors import InputError
 from ..lab.sizes import child_peak_rss_bytes
 
 _POLL_S = 0.02  # how often the child's peak memory is read ...
 _BUSY_S = 0.5  # ... after its first half second, read without pause
 _SAMPLED = 1 << 20  # a reading below this was taken before the C++ runtime was even loaded
-
-
-def _children_cpu() -> float:
-    """User + system CPU seconds of this process's finished children (the solver's, once reaped)."""
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
 
 _DEPTH = re.compile(r"^depth: (\d+)$")
 _UNIQUE = re.compile(r"^\s+new unique: (\d+)$")
@@ -46,7 +40,7 @@ def parse_output(text: str) -> dict:
 def run_reference(executable: str, level_name: str, timeout_s: float | None = None) -> dict:
     """Run one level's executable in a scratch folder (it may spill files to its working directory)."""
     t0 = time.perf_counter()
-    cpu0 = _children_cpu()
+    cpu0 = children_cpu_seconds()
     with tempfile.TemporaryDirectory(prefix="snakebird-ref-") as scratch:
         out_path, err_path = os.path.join(scratch, ".stdout"), os.path.join(scratch, ".stderr")
         with open(out_path, "w") as out, open(err_path, "w") as err:
@@ -66,7 +60,7 @@ def run_reference(executable: str, level_name: str, timeout_s: float | None = No
                     raise InputError(f"reference solver {executable} did not finish within {timeout_s} s") from None
                 time.sleep(0 if elapsed < _BUSY_S else _POLL_S)
         wall = time.perf_counter() - t0
-        cpu = _children_cpu() - cpu0
+        cpu = children_cpu_seconds() - cpu0
         with open(out_path) as fh:
             stdout = fh.read()
         with open(err_path) as fh:
