@@ -136,7 +136,7 @@ def register(parser: argparse.ArgumentParser) -> None:
                         "(LalaFrogKK: 1000 25x25 puzzles per process, first solution; other puzzles `skipped`)")
     p.add_argument("--timeout", type=positive_float, default=60.0, metavar="S",
                    help="CPU seconds per puzzle (pbnsolve: its CPU limit, with a wall-clock stop at 10x; LalaFrogKK: "
-                        "wall-clock seconds per puzzle of its batch)")
+                        "the same per puzzle of its batch)")
     p.add_argument("--corpus")
     p.add_argument("--limit", type=_limit, metavar="N", help="as bench --limit (default all)")
     p.add_argument("--chunk", metavar="I/N")

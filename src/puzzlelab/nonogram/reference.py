@@ -3,24 +3,21 @@
 
 Each puzzle is written as webpbn XML (pbnsolve's native format, colour included) and solved with
 `pbnsolve -b -u -t`: `-u` decides uniqueness like our `--max-solutions 2`, `-t` prints its own
-solving time (CPU time, file reading excluded). The limit is wall-clock (the process is killed):
-any CPU limit (its `-x`, or RLIMIT_CPU) makes pbnsolve's clock read 0. The child's whole CPU time
-(start-up and reading included) and wall time are recorded too.
+solving time (CPU time, file reading excluded). Its CPU limit is watched from here
+(`lab.cputime.run_cpu_limited`): a limit set on the process (its `-x`, or RLIMIT_CPU) makes
+pbnsolve's clock read 0 on fast puzzles. The child's whole CPU time (start-up and reading included)
+and wall time are recorded too.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import re
-import resource
 import shutil
-import subprocess
 import tempfile
-import time
 from pathlib import Path
 
-from ..lab.cputime import children_cpu_seconds
+from ..lab.cputime import run_cpu_limited
 from ..lab.errors import InputError, quote
 from ..lab.progress import Progress
 from .experiments import load_all
@@ -60,16 +57,6 @@ def _solver_and_puzzles(executable: str, specs: list[str], fmt: str | None, chun
 WALL_FACTOR = 10  # the wall-clock stop of a peer's run, in multiples of its CPU limit (plus 10 s)
 
 
-def _cpu_limit(seconds: float):
-    """A child's CPU-time limit: the kernel stops it with SIGXCPU, however loaded the machine is."""
-    limit = max(1, math.ceil(seconds))
-
-    def apply():
-        resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 1))
-
-    return apply
-
-
 def run(executable: str, specs: list[str], timeout: float, corpus: str | None = None, fmt: str | None = None,
         progress: bool = True, chunk=None) -> list[dict]:
     """pbnsolve on every puzzle, one process each; `timeout` is CPU seconds per puzzle (status `timeout`),
@@ -89,17 +76,11 @@ def run(executable: str, specs: list[str], timeout: float, corpus: str | None = 
                 continue
             xml = Path(tmp) / f"p{k}.xml"
             xml.write_text(pbnxml.write(it.puzzle), encoding="utf-8")
-            t0, c0 = time.perf_counter(), children_cpu_seconds()
-            try:
-                done = subprocess.run([exe, "-b", "-u", "-t", str(xml)], capture_output=True, text=True,
-                                      timeout=WALL_FACTOR * timeout + 10, preexec_fn=_cpu_limit(timeout))
-                out = done.stdout + done.stderr
-                status, line, proc = parse_output(out)
-                if done.returncode < 0 or (done.returncode != 0 and status == "unknown"):
-                    status = "timeout"  # killed by its CPU limit (SIGXCPU)
-            except subprocess.TimeoutExpired:
-                status, line, proc = "timeout", False, None
-            wall, cpu = time.perf_counter() - t0, children_cpu_seconds() - c0
+            done = run_cpu_limited([exe, "-b", "-u", "-t", str(xml)], timeout, WALL_FACTOR * timeout + 10)
+            status, line, proc = parse_output(done.stdout + done.stderr)
+            if done.stopped or (done.returncode != 0 and status == "unknown"):
+                status = "timeout"
+            wall, cpu = done.wall_s, done.cpu_s
             if status == "timeout":
                 proc = None
             row.update(status=status, line_solvable=line, time_s=proc if proc is not None else float("nan"),
@@ -162,7 +143,8 @@ def run_lalafrog(executable: str, specs: list[str], timeout: float, corpus: str 
 
 
 def _lalafrog_batch(exe: str, part: list, timeout: float) -> None:
-    """One LalaFrogKK process on up to LALAFROG_BATCH (row, puzzle) pairs: fills in each row."""
+    """One LalaFrogKK process on up to LALAFROG_BATCH (row, puzzle) pairs, stopped after `timeout` CPU
+    seconds: fills in each row."""
     import numpy as np
 
     from .model import satisfies
@@ -171,13 +153,8 @@ def _lalafrog_batch(exe: str, part: list, timeout: float) -> None:
         text = [f"${k + 1}\n{tournament_text(p)}" for k, (_, p) in enumerate(part)]
         text += [f"${k + 1}\n{_LALAFROG_PAD}" for k in range(len(part), LALAFROG_BATCH)]
         Path(tmp, "input.txt").write_text("\n".join(text) + "\n", encoding="utf-8")
-        t0, c0 = time.perf_counter(), children_cpu_seconds()
-        killed = False
-        try:
-            subprocess.run([exe], cwd=tmp, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            killed = True
-        wall, cpu = time.perf_counter() - t0, children_cpu_seconds() - c0
+        done = run_cpu_limited([exe], timeout, WALL_FACTOR * timeout + 10, cwd=tmp)
+        killed, wall, cpu = done.stopped is not None, done.wall_s, done.cpu_s
         times, grids = parse_lalafrog(_read_if_any(Path(tmp, "log.txt")), _read_if_any(Path(tmp, "solution.txt")))
     for k, (row, p) in enumerate(part):
         t, grid = times.get(k + 1), grids.get(k + 1)
