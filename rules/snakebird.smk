@@ -91,10 +91,12 @@ rule snakebird_solve:
     params:
         budget=SB_CFG["memory_budget"],
         workdir="results/snakebird_levels/spill",
+        # a solve killed between depths resumes from here when the job is run again
+        checkpoint="results/snakebird_levels/checkpoints/{sbset}/{sblevel}",
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab snakebird solve {input.level:q} --unreadable-ok"
         " --memory-budget {params.budget} --workdir {params.workdir}"
-        " --out {output.json} --timing {output.timing} 2> {log}"
+        " --checkpoint {params.checkpoint} --out {output.json} --timing {output.timing} 2> {log}"
 
 
 rule snakebird_reference:
@@ -119,9 +121,10 @@ rule snakebird_reference:
         runtime=runtime_for("snakebird_reference"),
     params:
         binary=SB_REF_PREFIX,
+        cpu_limit=SB_CFG.get("reference_cpu_limit", 3600),
     shell:
         "puzzlelab snakebird reference {input.level:q} --binary {params.binary:q} --unreadable-ok"
-        " --out {output.json} --timing {output.timing} 2> {log}"
+        " --cpu-limit {params.cpu_limit} --out {output.json} --timing {output.timing} 2> {log}"
 
 
 SB_RUNS = snakebird_per_level(rules.snakebird_solve.output.json, SB_JOBS)

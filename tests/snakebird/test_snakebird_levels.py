@@ -134,3 +134,21 @@ def test_reference_run_is_timed_in_cpu_and_its_memory_read(tmp_path):
     spin.chmod(0o755)
     with pytest.raises(InputError, match="did not finish within 0.5 s"):
         run_reference(str(spin), "level98", timeout_s=0.5)
+
+
+def test_reference_past_its_cpu_limit_is_stopped_and_recorded(run_cli, tmp_path):
+    """A reference run that passes --cpu-limit is stopped; its record keeps the depths it finished."""
+    import json
+    import sys
+
+    exe = tmp_path / "snakebird.crate"  # the executable of the level named crate
+    exe.write_text(f"#!{sys.executable} -u\n"
+                   "print('depth: 1')\nprint('    new unique: 4')\nprint('depth: 2')\nprint('    new unique: 9')\n"
+                   "while True:\n    pass\n")
+    exe.chmod(0o755)
+    code, out, err = run_cli("snakebird", "reference", DATA / "crate.txt", "--binary", tmp_path / "snakebird",
+                             "--cpu-limit", "0.8", "--out", tmp_path / "r.json", "--timing", tmp_path / "r.timing.json")
+    assert code == 0 and "stopped (CPU limit of 0.8 s reached) after depth 2" in out, err
+    rec = json.loads((tmp_path / "r.json").read_text())
+    assert rec["moves"] is None and rec["layers_finished"] == [1, 4, 9] and rec["stopped"].startswith("CPU limit")
+    assert json.loads((tmp_path / "r.timing.json").read_text())["cpu_s"] >= 0.8

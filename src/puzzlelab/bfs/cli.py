@@ -6,6 +6,7 @@ import argparse
 import re
 
 from puzzlelab.lab.cli_support import (
+    add_checkpoint_args,
     add_memory_budget_arg,
     add_output_args,
     add_report_command,
@@ -95,6 +96,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     _search_args(p)
     _engine_args(p)
     _dedup_arg(p, ("auto", "frontier", "sortmerge", "hash"))
+    add_checkpoint_args(p)
     p.add_argument("--discard-layers", action="store_true",
                    help="drop each depth once expanded (no path rebuilding; less memory and disk)")
     p.add_argument("--warm-up", action="store_true",
@@ -109,6 +111,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     _search_args(p)
     _engine_args(p)
     _dedup_arg(p, ("auto", "frontier", "sortmerge"))
+    add_checkpoint_args(p)
     p.add_argument("--from", dest="from_state", metavar="STATE",
                    help="the state to solve, e.g. '1,2,3,4,5,6,7,8,0' (tiles in reading order, 0 = blank), "
                         "'R U F2' for cube2, '3,1,2' for pancakes, 'AABD' for hanoi4; without --from, the "
@@ -152,6 +155,7 @@ def _make_domain(spec: str):
 
 
 def _layers(args) -> int:
+    from puzzlelab.lab.errors import InputError
     from puzzlelab.lab.results import emit
 
     domain = _make_domain(args.domain)
@@ -161,6 +165,8 @@ def _layers(args) -> int:
     if args.dedup == "hash":
         from .hashset import search_hash
 
+        if args.checkpoint is not None:
+            raise InputError("--checkpoint needs the sort+merge or frontier search, not --dedup hash")
         result = search_hash(domain, max_depth=args.max_depth, progress=True)
         data = result.to_json()
     else:
@@ -168,7 +174,9 @@ def _layers(args) -> int:
 
         with search(domain, max_depth=args.max_depth, memory_budget=args.memory_budget, workdir=args.workdir,
                     codec=args.codec, order=args.order, chunk_states=args.chunk_states, frontier=_frontier(args),
-                    tags=args.tags, keep_layers=not args.discard_layers, progress=True) as result:
+                    tags=args.tags, keep_layers=not args.discard_layers, progress=True,
+                    checkpoint=args.checkpoint, checkpoint_every_s=args.checkpoint_every,
+                    fingerprint=args.domain) as result:
             data = result.to_json()
     emit(data, as_json=args.json, out=args.out, timing=args.timing, text=layers_text(data))
     return 0
@@ -241,7 +249,9 @@ def _solve(args) -> int:
         rooted, goal, target = Rooted(domain, state), domain.start, "the start"
     with search(rooted, max_depth=args.max_depth, memory_budget=args.memory_budget, workdir=args.workdir,
                 codec=args.codec, order=args.order, chunk_states=args.chunk_states, frontier=_frontier(args),
-                tags=args.tags, goal=goal, stop_at_goal=True, progress=True) as result:
+                tags=args.tags, goal=goal, stop_at_goal=True, progress=True, checkpoint=args.checkpoint,
+                checkpoint_every_s=args.checkpoint_every,
+                fingerprint=f"{args.domain} {args.from_state}") as result:
         found = result.path is not None
         data = {
             "domain": domain.name,

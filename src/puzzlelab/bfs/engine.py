@@ -32,6 +32,10 @@ state's parent. Nothing ever looks a state up at random. Stores stay in memory u
 - ``progress``: a progress line per depth on stderr.
 - ``threads``: threads that encode and decode blocks beside the merge (default: numba's thread
   count, i.e. ``NUMBA_NUM_THREADS``; 1 = none). Outputs do not depend on it.
+- ``checkpoint``: a folder where the search saves itself between depths (every
+  ``checkpoint_every_s`` seconds, default 600); a search given the folder of an interrupted run of
+  the same search (``fingerprint``: what else must agree, e.g. the level file's hash) resumes from
+  its last save and produces the same result. The folder's saves are removed when the search ends.
 
 The result (:class:`SearchResult`) has ``layers``, ``states``, ``max_depth``, ``complete``,
 ``visited_bytes``, ``bits_per_state``, ``parent_bytes``, ``run_bytes``, ``spilled_bytes``,
@@ -48,6 +52,7 @@ import math
 import os
 import re
 import shutil
+import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -62,6 +67,8 @@ from puzzlelab.lab.jit import WorkClock
 from puzzlelab.lab.progress import Progress
 from puzzlelab.lab.sizes import current_rss_bytes, format_size, parse_size, peak_rss_bytes
 
+from .checkpoint import Checkpointer
+from .checkpoint import fingerprint as checkpoint_key
 from .codec import DEFAULT_CODEC, Codec, block_records
 from .domain import NO_MOVE, uses_move_tags
 from .expand import RowChunk, chunk_class
@@ -105,6 +112,7 @@ class SearchResult:
     goal_tag: int = 0
     path: SolutionPath | None = None
     path_time_s: float = 0.0
+    resumed_from_depth: int | None = None  # the checkpoint's depth when this search resumed one
     layer_stores: list = field(default_factory=list, repr=False)
     run_dir: Path | None = None
 
@@ -150,6 +158,8 @@ class SearchResult:
             "time_s": self.time_s,
             "cpu_s": self.cpu_s,
         }
+        if self.resumed_from_depth is not None:
+            out["resumed_from_depth"] = self.resumed_from_depth
         if self.goal_depth is not None:
             out["goal_depth"] = self.goal_depth
             out["goal"] = d.format_state(self.goal_row)
@@ -320,7 +330,8 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
            workdir: str | os.PathLike | None = None, codec: str = "auto", stop_at_goal: bool = False,
            progress: bool = True, order: str = "le", goal: np.ndarray | None = None, keep_layers: bool = True,
            chunk_states: int | None = None, zstd_level: int = 3, threads: int | None = None,
-           frontier: bool | None = None, tags: str = "auto") -> SearchResult:
+           frontier: bool | None = None, tags: str = "auto", checkpoint: str | os.PathLike | None = None,
+           checkpoint_every_s: float = 600.0, fingerprint: str | None = None) -> SearchResult:
     """Layered BFS from domain.start with sort+merge dedup and compressed, spillable stores.
 
     The time numba spends compiling or loading kernels during the search is left out of `time_s`
@@ -353,6 +364,11 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
         raise InputError(f"{domain.name}: move tags need a reversible domain with expand_moves and inverse_moves")
     plan = _plan(domain, budget_bytes, order, chunk_states, frontier,
                  move_tags=tags == "move" or (tags == "auto" and uses_move_tags(domain)))
+    ckpt = None
+    if checkpoint is not None:
+        key = checkpoint_key(domain, plan, codec, zstd_level, order, budget_bytes, keep_layers, fingerprint)
+        say = (lambda text: print(f"bfs {domain.name}: {text}", file=sys.stderr, flush=True)) if progress else None
+        ckpt = Checkpointer(checkpoint, key, checkpoint_every_s, say)
     if threads is None:
         import numba
 
@@ -369,8 +385,8 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
     watch = _GoalWatch(domain, goal) if (stop_at_goal or getattr(domain, "is_goal", None) is not None) else None
     clock = WorkClock().__enter__()  # numba compiling or loading kernels is no part of the times
     try:
-        _Layered(domain, result, mem, codec_obj, plan, pool, watch).run(max_depth, stop_at_goal, keep_layers,
-                                                                        progress)
+        layered = _Layered(domain, result, mem, codec_obj, plan, pool, watch, ckpt, clock)
+        layered.run(max_depth, stop_at_goal, keep_layers, progress)
         if result.goal_row is not None and keep_layers and stop_at_goal:
             t1 = time.perf_counter()
             if plan.move_tags:
@@ -389,6 +405,10 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
             pool.shutdown()
     result.compile_s = clock.compiling.seconds
     result.time_s, result.cpu_s = clock.since()
+    result.time_s += layered.prior_time_s  # the interrupted run's share, when this one resumed it
+    result.cpu_s += layered.prior_cpu_s
+    if ckpt is not None:
+        ckpt.remove()
     result.spilled_bytes = mem.spilled_bytes
     result.spill_files = mem.spill_files
     result.accounted_peak_bytes = mem.peak
@@ -402,7 +422,11 @@ class _Layered:
     What is known is the visited set (`visited`), or with a frontier search the last layer(s):
     `prev` (depth D-1) and `layer` (depth D)."""
 
-    def __init__(self, domain, result: SearchResult, mem: MemoryBudget, codec: Codec, plan: _Plan, pool, watch):
+    def __init__(self, domain, result: SearchResult, mem: MemoryBudget, codec: Codec, plan: _Plan, pool, watch,
+                 ckpt: Checkpointer | None = None, clock: WorkClock | None = None):
+        self.ckpt = ckpt
+        self.clock = clock
+        self.prior_time_s = self.prior_cpu_s = 0.0  # time spent by the run a checkpoint came from
         self.domain = domain
         self.result = result
         self.mem = mem
@@ -426,34 +450,21 @@ class _Layered:
 
     def run(self, max_depth: int | None, stop_at_goal: bool, keep_layers: bool, progress: bool) -> None:
         result, mem, plan, watch = self.result, self.mem, self.plan, self.watch
-        # depth 0
-        start = np.ascontiguousarray(self.domain.start, dtype=np.uint8)
-        start_tag = NO_MOVE if plan.move_tags else 0
-        skeys, stags = sort_unique(rows_to_keys(start, plan.le), np.full(start.shape[0], start_tag, dtype=np.uint8),
-                                   plan.width)
-        visited = None if plan.frontier else self.store("visited-0", tagged=False)
-        prev = None
-        layer = self.store("layer-0", tagged=True)
-        writers = 1 if plan.frontier else 2
-        mem.reserve(writers * plan.writer_bytes, "the depth-0 writers")
-        vw = self.writer(visited) if visited is not None else None
-        lw = self.writer(layer, on_block=watch)
-        for w in (vw, lw):
-            if w is not None:
-                w.append(skeys, stags if w is lw else None)
-        for w in (vw, lw):
-            if w is not None:
-                w.flush()
-        del vw, lw
-        mem.release(writers * plan.writer_bytes)
-        result.layers.append(layer.count)
-        self.found_bytes = layer.rows_bytes
-        depth = 0
+        saved = self.ckpt.latest() if self.ckpt is not None else None
+        if saved is not None:
+            visited, prev, layer, depth = self.resume(*saved)
+        else:
+            visited, layer = self.depth_zero()
+            prev, depth = None, 0
         bar = Progress(None if max_depth is None else max_depth + 1, f"bfs {self.domain.name}", unit="depth",
                        interval_s=math.inf, enabled=progress)
-        self.record_depth(bar, depth, layer, visited, time.perf_counter())
-        if keep_layers:
-            result.layer_stores.append(layer)
+        if saved is None:
+            self.record_depth(bar, depth, layer, visited, time.perf_counter())
+            if keep_layers:
+                result.layer_stores.append(layer)
+        else:
+            bar.count = depth + 1
+            bar.line(f"resumed from the checkpoint at depth {depth} ({sum(result.layers):,} states)")
         try:
             while True:
                 if watch is not None and watch.found is not None and result.goal_depth is None:
@@ -503,6 +514,9 @@ class _Layered:
                 self.record_depth(bar, depth, layer, visited, t_depth, children=children, runs=len(runs),
                                   run_bytes=run_bytes, expand_s=t_merge - t_depth,
                                   merge_s=time.perf_counter() - t_merge)
+                if (self.ckpt is not None and self.ckpt.due() and layer.count
+                        and (watch is None or watch.found is None or not stop_at_goal)):
+                    self.save(depth, visited, prev, layer)
         finally:
             bar.close()
         result.visited_bytes = self.found_bytes if plan.frontier else visited.stored_bytes
@@ -513,6 +527,63 @@ class _Layered:
             layer.close()
             if prev is not None:
                 prev.close()
+
+    def depth_zero(self) -> tuple[RecordStore | None, RecordStore]:
+        """The stores of depth 0: (visited set or None for a frontier search, layer 0)."""
+        result, mem, plan, watch = self.result, self.mem, self.plan, self.watch
+        start = np.ascontiguousarray(self.domain.start, dtype=np.uint8)
+        start_tag = NO_MOVE if plan.move_tags else 0
+        skeys, stags = sort_unique(rows_to_keys(start, plan.le), np.full(start.shape[0], start_tag, dtype=np.uint8),
+                                   plan.width)
+        visited = None if plan.frontier else self.store("visited-0", tagged=False)
+        layer = self.store("layer-0", tagged=True)
+        writers = 1 if plan.frontier else 2
+        mem.reserve(writers * plan.writer_bytes, "the depth-0 writers")
+        vw = self.writer(visited) if visited is not None else None
+        lw = self.writer(layer, on_block=watch)
+        for w in (vw, lw):
+            if w is not None:
+                w.append(skeys, stags if w is lw else None)
+        for w in (vw, lw):
+            if w is not None:
+                w.flush()
+        mem.release(writers * plan.writer_bytes)
+        result.layers.append(layer.count)
+        self.found_bytes = layer.rows_bytes
+        return visited, layer
+
+    def save(self, depth: int, visited, prev, layer) -> None:
+        """Checkpoint the search after `depth` (between depths nothing is reserved and no run is open)."""
+        r, name = self.result, (lambda s: None if s is None else s.name)
+        found = None if self.watch is None or self.watch.found is None else \
+            [self.watch.found[0].tobytes().hex(), self.watch.found[1]]
+        time_s, cpu_s = self.clock.since() if self.clock is not None else (0.0, 0.0)
+        self.ckpt.save(self.mem, {
+            "depth": depth, "layers": r.layers, "depths": r.depths, "runs": r.runs, "children": r.children,
+            "run_bytes": r.run_bytes, "found_bytes": self.found_bytes, "goal_depth": r.goal_depth,
+            "goal_row": None if r.goal_row is None else r.goal_row.tobytes().hex(), "goal_tag": r.goal_tag,
+            "watch": found, "visited": name(visited), "prev": name(prev), "layer": name(layer),
+            "layer_stores": [s.name for s in r.layer_stores],
+            "time_s": time_s + self.prior_time_s, "cpu_s": cpu_s + self.prior_cpu_s})
+
+    def resume(self, folder, index: dict):
+        """Rebuild the search saved in checkpoint `folder`: (visited, prev, layer, depth)."""
+        r = self.result
+        stores = self.ckpt.load_stores(folder, index, self.mem, self.plan.width, self.codec)
+        get = (lambda n: None if n is None else stores[n])
+        r.layers, r.depths = list(index["layers"]), list(index["depths"])
+        r.runs, r.children, r.run_bytes = index["runs"], index["children"], index["run_bytes"]
+        r.goal_depth, r.goal_tag = index["goal_depth"], index["goal_tag"]
+        if index["goal_row"] is not None:
+            r.goal_row = np.frombuffer(bytes.fromhex(index["goal_row"]), dtype=np.uint8).copy()
+        if index["watch"] is not None and self.watch is not None:
+            self.watch.found = (np.frombuffer(bytes.fromhex(index["watch"][0]), dtype=np.uint8).copy(),
+                                int(index["watch"][1]))
+        r.layer_stores = [stores[n] for n in index["layer_stores"]]
+        r.resumed_from_depth = int(index["depth"])
+        self.found_bytes = index["found_bytes"]
+        self.prior_time_s, self.prior_cpu_s = float(index["time_s"]), float(index["cpu_s"])
+        return get(index["visited"]), get(index["prev"]), get(index["layer"]), int(index["depth"])
 
     def new_sources(self, runs: list[RecordStore], tail) -> list:
         """Merge inputs of the new states: the stored runs, and the last chunk still in memory."""

@@ -50,6 +50,15 @@ def add_memory_budget_arg(parser: argparse.ArgumentParser, default: str | None =
     parser.add_argument("--memory-budget", default=default, metavar="SIZE", help=help)
 
 
+def add_checkpoint_args(parser: argparse.ArgumentParser) -> None:
+    """--checkpoint DIR and --checkpoint-every S: a long BFS that a killed run can resume."""
+    parser.add_argument("--checkpoint", metavar="DIR",
+                        help="save the search in DIR between depths; a run given the DIR of an interrupted run of "
+                             "the same search resumes it (same result); removed when the search ends")
+    parser.add_argument("--checkpoint-every", type=positive_float, default=600.0, metavar="S",
+                        help="seconds between two saves (default 600; a save happens at the end of a depth)")
+
+
 def add_node_limit_arg(parser: argparse.ArgumentParser, default: int | None = None, required: bool = False,
                        help: str = "stop after this many search nodes (reproducible, unlike --timeout)") -> None:
     """--node-limit N: the machine-independent budget of the tree searches (edgematch, balda)."""

@@ -1,8 +1,8 @@
 """Split a command's result into the reproducible artifact and the volatile measurements.
 
-Wall-clock times, rates and memory peaks differ from run to run; they go to a separate timing
-file that is never hashed. A key is volatile when it is listed in VOLATILE_KEYS, ends in
-`_time_s`/`_per_s`, or starts with `peak_rss`/`time_`.
+Wall-clock times, rates, memory peaks and whether a search resumed a checkpoint differ from run
+to run; they go to a separate timing file that is never hashed. A key is volatile when it is
+listed in VOLATILE_KEYS, ends in `_time_s`/`_per_s`, or starts with `peak_rss`/`time_`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from . import canonical
 
-VOLATILE_KEYS = {"time_s", "peak_rss_bytes", "wall_s", "cpu_s", "threads_used"}
+VOLATILE_KEYS = {"time_s", "peak_rss_bytes", "wall_s", "cpu_s", "threads_used", "resumed_from_depth"}
 
 
 def timing_path(artifact: str | Path) -> Path:

@@ -8,11 +8,13 @@ from __future__ import annotations
 import argparse
 
 from ..lab.cli_support import (
+    add_checkpoint_args,
     add_memory_budget_arg,
     add_output_args,
     add_report_command,
     add_timeout_arg,
     non_negative_int,
+    positive_float,
 )
 from ..lab.errors import quote
 
@@ -80,6 +82,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--codec", default=None, help="visited-run codec of the BFS engine (default: the engine's)")
     p.add_argument("--max-depth", type=_depth, default=None, metavar="D",
                    help=f"give up after this depth (0 to {MAX_DEPTH:,})")
+    add_checkpoint_args(p)
     _add_unreadable_ok(p)
     add_output_args(p)
     p.set_defaults(handler=_solve)
@@ -93,7 +96,10 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--binary", required=True, metavar="PREFIX",
                    help="executable prefix: PREFIX.07 for level07, PREFIX.star1 for levelstar1 "
                         "(a path or a name on PATH)")
-    add_timeout_arg(p, help="give up after S wall-clock seconds")
+    add_timeout_arg(p, help="give up after S wall-clock seconds (an error)")
+    p.add_argument("--cpu-limit", type=positive_float, default=None, metavar="S",
+                   help="stop the solver after S seconds of its CPU time and record that it was stopped "
+                        "(exit 0; the depths it finished are kept)")
     _add_unreadable_ok(p)
     add_output_args(p)
     p.set_defaults(handler=_reference)
@@ -213,7 +219,7 @@ def _solve(args) -> int:
         return 0
     _warm_cache(args)
     result = solve(args.level, memory_budget=args.memory_budget, workdir=args.workdir, codec=args.codec,
-                   max_depth=args.max_depth)
+                   max_depth=args.max_depth, checkpoint=args.checkpoint, checkpoint_every_s=args.checkpoint_every)
     if result["solved"]:
         text = (f"{result['level']}: solved in {result['moves']} moves: {','.join(result['solution'])}\n"
                 f"{result['states']} states, {result['bits_per_state']:.3g} bits per state, "
@@ -265,9 +271,11 @@ def _reference(args) -> int:
     exe = reference_binary(args.binary, level.name)
     if exe is None:
         raise InputError(f"no executable {args.binary}.{level.name.removeprefix('level')} (path or name on PATH)")
-    result = run_reference(exe, level.name, args.timeout)
+    result = run_reference(exe, level.name, args.timeout, args.cpu_limit)
     result["expected_moves"] = level.expected_moves
-    text = f"{level.name}: reference solver found {result['moves']} moves in {result['time_s']:.3g} s"
+    text = (f"{level.name}: reference solver stopped ({result['stopped']}) after depth "
+            f"{len(result['layers_finished']) - 1}" if result.get("stopped") else
+            f"{level.name}: reference solver found {result['moves']} moves in {result['time_s']:.3g} s")
     emit(result, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0
 

@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 import time
 
-from ..lab.cputime import children_cpu_seconds
+from ..lab.cputime import children_cpu_seconds, process_cpu_seconds
 from ..lab.errors import InputError
 from ..lab.sizes import child_peak_rss_bytes
 
@@ -37,9 +37,14 @@ def parse_output(text: str) -> dict:
     return {"moves": moves, "layers": layers}
 
 
-def run_reference(executable: str, level_name: str, timeout_s: float | None = None) -> dict:
-    """Run one level's executable in a scratch folder (it may spill files to its working directory)."""
+def run_reference(executable: str, level_name: str, timeout_s: float | None = None,
+                  cpu_limit_s: float | None = None) -> dict:
+    """Run one level's executable in a scratch folder (it may spill files to its working directory).
+
+    Past `cpu_limit_s` seconds of its CPU time the solver is stopped and the record says so
+    (`stopped`, moves None, the depths it finished); past `timeout_s` wall seconds it is an error."""
     t0 = time.perf_counter()
+    stopped = None
     cpu0 = children_cpu_seconds()
     with tempfile.TemporaryDirectory(prefix="snakebird-ref-") as scratch:
         out_path, err_path = os.path.join(scratch, ".stdout"), os.path.join(scratch, ".stderr")
@@ -54,6 +59,11 @@ def run_reference(executable: str, level_name: str, timeout_s: float | None = No
             while proc.poll() is None:
                 peak = max(peak, child_peak_rss_bytes(proc.pid))
                 elapsed = time.perf_counter() - t0
+                if cpu_limit_s is not None and elapsed > _BUSY_S and process_cpu_seconds(proc.pid) > cpu_limit_s:
+                    proc.kill()
+                    proc.wait()
+                    stopped = f"CPU limit of {cpu_limit_s:g} s reached"
+                    break
                 if timeout_s is not None and elapsed > timeout_s:
                     proc.kill()
                     proc.wait()
@@ -65,6 +75,12 @@ def run_reference(executable: str, level_name: str, timeout_s: float | None = No
             stdout = fh.read()
         with open(err_path) as fh:
             stderr = fh.read()
+    if stopped is not None:
+        layers = parse_output(stdout)["layers"]
+        return {"level": level_name, "solver": "jsnell/snakebird-solver (C++)",
+                "executable": os.path.basename(executable), "moves": None, "stopped": stopped,
+                "layers_finished": layers, "states_reported": sum(layers), "time_s": wall, "cpu_s": cpu,
+                "peak_rss_bytes": peak if peak >= _SAMPLED else None}
     if proc.returncode != 0:
         raise InputError(f"reference solver {executable} exited with {proc.returncode}: {stderr.strip()[-300:]}")
     parsed = parse_output(stdout)

@@ -45,6 +45,10 @@ def collect(runs: list[str], references: list[str], public: dict[str, list[int]]
         if "unreadable" in rec:  # the parse step's record (listed in the report's unreadable inputs)
             continue
         rec.update(_timing_of(Path(p)))
+        if rec.get("stopped"):  # stopped at its CPU limit: its depths count, its times are no finish time
+            rec["moves"] = f"stopped: {rec['stopped']}"
+            rec["layers_before_last"] = rec.get("layers_finished")
+            rec["time_s"] = rec["cpu_s"] = rec["peak_rss_bytes"] = None
         refs[rec["level"]] = rec
     rows, times, depth_rows, solutions = [], [], [], []
     for p in runs:
@@ -67,7 +71,8 @@ def collect(runs: list[str], references: list[str], public: dict[str, list[int]]
             "moves": rec["moves"],
             "published moves": rec.get("expected_moves"),
             "reference moves": ref.get("moves"),
-            "moves agree": _agree(rec["moves"], rec.get("expected_moves"), ref.get("moves")),
+            "moves agree": _agree(rec["moves"], rec.get("expected_moves"),
+                                  None if ref.get("stopped") else ref.get("moves")),
             "replay wins": "yes" if rec.get("replay_won") else "NO",
             "layers = public_layers.csv": _yn(layers_match),
             "layers = reference": _yn(ref_layers_match),

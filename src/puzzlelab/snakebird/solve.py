@@ -12,14 +12,21 @@ from .play import is_won, name_moves, parse_moves, replay
 
 def solve(level_path: str | Path, *, memory_budget: str | int = DEFAULT_MEMORY_BUDGET,
           workdir: str | Path | None = None, codec: str | None = None, max_depth: int | None = None,
-          order: str = "le", progress: bool = True) -> dict:
+          order: str = "le", progress: bool = True, checkpoint: str | Path | None = None,
+          checkpoint_every_s: float = 600.0) -> dict:
     """The `snakebird solve` result: optimal move count, a solution in level letters, per-depth counts,
-    compressed size of the visited set, and a replay of the solution from the level file."""
+    compressed size of the visited set, and a replay of the solution from the level file.
+
+    With `checkpoint` (a folder) the search saves itself and resumes an interrupted run of the same level."""
     from ..bfs.engine import search
+    from ..lab.hashing import sha256_file
 
     level = load_level(level_path)
     domain = SnakebirdDomain(level)
     kwargs = {} if codec is None else {"codec": codec}
+    if checkpoint is not None:  # the level's text, not only its start state, must be the one saved
+        kwargs.update(checkpoint=checkpoint, checkpoint_every_s=checkpoint_every_s,
+                      fingerprint=sha256_file(level_path))
     with search(domain, max_depth=max_depth, memory_budget=memory_budget, workdir=workdir, stop_at_goal=True,
                 progress=progress, order=order, **kwargs) as res:
         solution: list[str] = []
@@ -62,6 +69,7 @@ def solve(level_path: str | Path, *, memory_budget: str | int = DEFAULT_MEMORY_B
             "time_s": res.time_s,
             "cpu_s": res.cpu_s,
             "path_time_s": res.path_time_s,
+            "resumed_from_depth": res.resumed_from_depth,
             "level_summary": level.summary(),
         }
     if solved and not replay_won:
