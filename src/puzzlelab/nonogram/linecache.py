@@ -3,20 +3,42 @@
 Probing and backtracking present the same line in the same state again and again (pbnsolve reports
 80-90% hits); packing the masks (`bits` bits per cell, no cell split across words) and comparing a
 few words is far cheaper than the dynamic programme. A colliding entry is simply overwritten.
-Table row: [line+1 (0 = empty), hash, feasible, key words..., answer words...].
+Table row: [tag, hash, feasible, key words..., answer words...], tag = line + 1 + (epoch << 32)
+(0 = empty); the extra last row holds the table's epoch. A table is reused from puzzle to puzzle
+with the epoch raised (`reused`), so that no puzzle pays for zeroing megabytes: an entry of an
+earlier epoch is a miss, exactly like an empty one, and hits (so answers and counters) are those
+of a fresh table.
 """
 
 from __future__ import annotations
+
+from collections import OrderedDict
 
 import numpy as np
 
 from ..lab.jit import kernel
 
 HEAD = 3
+POOL_TABLES = 3  # table shapes kept for reuse in a process (a corpus has few puzzle sizes)
+_pool: OrderedDict[tuple[int, int], np.ndarray] = OrderedDict()
 
 
 def table(capacity_rows: int, words: int) -> np.ndarray:
-    return np.zeros((capacity_rows, HEAD + 2 * words), dtype=np.int64)
+    """An empty table of `capacity_rows` rows (a power of two) and its epoch row."""
+    return np.zeros((capacity_rows + 1, HEAD + 2 * words), dtype=np.int64)
+
+
+def reused(capacity_rows: int, words: int) -> np.ndarray:
+    """A table of this shape for the next puzzle: the last one's, with its epoch raised, or a new one."""
+    key = (capacity_rows, words)
+    tab = _pool.pop(key, None)
+    if tab is None:
+        tab = table(capacity_rows, words)
+    _pool[key] = tab
+    while len(_pool) > POOL_TABLES:
+        _pool.popitem(last=False)
+    tab[-1, 0] += 1
+    return tab
 
 
 def words_for(n: int, bits: int) -> int:
@@ -47,9 +69,9 @@ def pack(cells, n, bits, key):
 @kernel
 def lookup(tab, line, h, key, nw, bits, n, out):
     """1 hit feasible (out filled), 0 hit infeasible, -1 miss."""
-    rows = tab.shape[0]
+    rows = tab.shape[0] - 1
     r = (h ^ (h >> np.int64(17)) ^ line * np.int64(40503)) & (rows - 1)
-    if tab[r, 0] != line + 1 or tab[r, 1] != h:
+    if tab[r, 0] != line + 1 + (tab[rows, 0] << np.int64(32)) or tab[r, 1] != h:
         return -1
     for w in range(nw):
         if tab[r, HEAD + w] != key[w]:
@@ -66,9 +88,9 @@ def lookup(tab, line, h, key, nw, bits, n, out):
 
 @kernel
 def store(tab, line, h, key, nw, bits, n, feasible, out):
-    rows = tab.shape[0]
+    rows = tab.shape[0] - 1
     r = (h ^ (h >> np.int64(17)) ^ line * np.int64(40503)) & (rows - 1)
-    tab[r, 0] = line + 1
+    tab[r, 0] = line + 1 + (tab[rows, 0] << np.int64(32))
     tab[r, 1] = h
     tab[r, 2] = 1 if feasible else 0
     for w in range(nw):

@@ -348,14 +348,16 @@ def _probe_pass(pz, ws, st):
 
     A pass probes every undecided cell with at least two decided neighbours (every undecided cell
     when there is none), each colour it may take, skipping (cell, colour) pairs that an earlier
-    probe of the same pass implied (their consequences are a subset). Returns 1 when the node
+    probe of the same pass implied (their consequences are a subset: no contradiction, and at
+    least as many cells left). The balanced rule skips such a pair only when that bound already
+    rules the cell out as the branching cell, so it picks the cell a full pass would. Returns 1 when the node
     changed (a probe hit a contradiction, or all probes of a cell agree on some other cell):
     propagate, then continue; 2 when a pass changed nothing: BR_X/BR_B hold the probe that decided
     the most cells; 3 out of budget (resume at the cursor); 4 a probe completed the grid.
     """
     grid, q, inq, tcell, told, ctr = st[0], st[1], st[2], st[3], st[4], st[5]
     acc, stamp, nar_cell, nar_mask = st[10], st[11], st[12], st[13]
-    pad, padstamp = st[15], st[16]
+    pad, padstamp, padleft = st[15], st[16], st[18]
     ncell = grid.shape[0]
     if ctr[PROBE_CUR] == 0:
         ctr[BEST_X] = -1
@@ -392,7 +394,9 @@ def _probe_pass(pz, ws, st):
             bit = mm & -mm
             mm ^= bit
             pass_id = ctr[PASS]
-            if not balanced and padstamp[x] == pass_id and pad[x] & bit:
+            # implied by an earlier probe P: this probe leaves >= left(P) >= padleft[x] cells, so under
+            # the balanced rule the cell cannot be the branching cell once that reaches the best so far
+            if padstamp[x] == pass_id and pad[x] & bit and (not balanced or padleft[x] >= ctr[BEST_MIN]):
                 skipped = True
                 continue
             tp = ctr[TPOS]
@@ -429,7 +433,10 @@ def _probe_pass(pz, ws, st):
                     if padstamp[y] != pass_id:
                         padstamp[y] = pass_id
                         pad[y] = 0
+                        padleft[y] = left
                     pad[y] |= g
+                    if left < padleft[y]:
+                        padleft[y] = left
                 if nprobe == 0:
                     if stamp[y] != base + 1:
                         acc[y] = g
@@ -451,7 +458,7 @@ def _probe_pass(pz, ws, st):
                 ctr[BEST_MIN] = left
                 ctr[BEST_X] = x
                 ctr[BEST_B] = bit
-        if balanced and nprobe > 0 and worst < ctr[BEST_MIN]:
+        if balanced and nprobe > 0 and not skipped and worst < ctr[BEST_MIN]:
             ctr[BEST_MIN] = worst
             ctr[BEST_X] = x
             ctr[BEST_B] = cell_bit

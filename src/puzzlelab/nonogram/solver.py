@@ -177,19 +177,21 @@ def initial_state(p: Puzzle, max_solutions: int, flags: int, cache_rows: int = 1
         linecache.table(cache_rows, linecache.words_for(max(R, C), p.ncolors)),
         np.zeros(ncell, dtype=np.int64), np.zeros(ncell, dtype=np.int64),  # probe pad
         np.zeros(ncell, dtype=np.int64),  # the grid after probing at the root
+        np.zeros(ncell, dtype=np.int64),  # probe pad: fewest cells left by a probe that decided the cell
     )
     return st
 
 
 def cache_table(p: Puzzle, cache_mb: float) -> np.ndarray:
-    """The line cache, sized to `cache_mb` (rows a power of two, at most 64 per line of the puzzle)."""
-    from .linecache import HEAD, table, words_for
+    """The line cache, sized to `cache_mb` (rows a power of two, at most 4096 per line of the puzzle),
+    reused from the last puzzle of the same shape (see linecache)."""
+    from .linecache import HEAD, reused, words_for
 
     words = words_for(max(p.height, p.width), p.ncolors)
     budget = int(cache_mb * (1 << 20)) // (8 * (HEAD + 2 * words))
     want = 4096 * (p.height + p.width)
     rows = 1 << max(4, min(budget, want).bit_length() - 1)
-    return table(rows, words)
+    return reused(rows, words)
 
 
 class _Search:
