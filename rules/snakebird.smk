@@ -121,7 +121,7 @@ rule snakebird_reference:
         runtime=runtime_for("snakebird_reference"),
     params:
         binary=SB_REF_PREFIX,
-        cpu_limit=SB_CFG.get("reference_cpu_limit", 3600),
+        cpu_limit=SB_CFG["reference_cpu_limit"],
     shell:
         "puzzlelab snakebird reference {input.level:q} --binary {params.binary:q} --unreadable-ok"
         " --cpu-limit {params.cpu_limit} --out {output.json} --timing {output.timing} 2> {log}"

@@ -423,7 +423,7 @@ class _Layered:
     `prev` (depth D-1) and `layer` (depth D)."""
 
     def __init__(self, domain, result: SearchResult, mem: MemoryBudget, codec: Codec, plan: _Plan, pool, watch,
-                 ckpt: Checkpointer | None = None, clock: WorkClock | None = None):
+                 ckpt: Checkpointer | None, clock: WorkClock):
         self.ckpt = ckpt
         self.clock = clock
         self.prior_time_s = self.prior_cpu_s = 0.0  # time spent by the run a checkpoint came from
@@ -557,7 +557,7 @@ class _Layered:
         r, name = self.result, (lambda s: None if s is None else s.name)
         found = None if self.watch is None or self.watch.found is None else \
             [self.watch.found[0].tobytes().hex(), self.watch.found[1]]
-        time_s, cpu_s = self.clock.since() if self.clock is not None else (0.0, 0.0)
+        time_s, cpu_s = self.clock.since()
         self.ckpt.save(self.mem, {
             "depth": depth, "layers": r.layers, "depths": r.depths, "runs": r.runs, "children": r.children,
             "run_bytes": r.run_bytes, "found_bytes": self.found_bytes, "goal_depth": r.goal_depth,

@@ -139,7 +139,7 @@ def memory_needed(p: Puzzle, opts: Options) -> int:
     ncell, nlines, maxn = p.height * p.width, p.height + p.width, max(p.height, p.width)
     maxk = (maxn + 1) // 2 if p.is_bw else maxn
     trail = 16 * (ncell * (p.ncolors + 1) + 16)
-    per_cell = 8 * 10 + opts.max_solutions
+    per_cell = 8 * 12 + opts.max_solutions  # the twelve int64 arrays of a cell in initial_state, and the solutions
     tables = 2 * (maxk + 1) * (maxn + 2) + 8 * (maxk + 4) * (maxn + 2) + 4 * 5 * nlines * min(maxk, 64)
     searches = 2 if opts.portfolio and opts.probing else 1
     return searches * (trail + per_cell * ncell + tables) + int(opts.cache_mb * (1 << 20))
