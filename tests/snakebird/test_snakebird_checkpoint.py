@@ -6,6 +6,7 @@ import pytest
 from snakebird_support import DATA
 
 from puzzlelab.bfs import checkpoint as ckpt_mod
+from puzzlelab.bfs import fused as fused_mod
 
 
 class Killed(Exception):
@@ -26,6 +27,7 @@ def test_a_killed_solve_resumes_to_the_same_artifact(run_cli, monkeypatch, tmp_p
             raise Killed
 
     monkeypatch.setattr(ckpt_mod.Checkpointer, "save", save)
+    monkeypatch.setattr(fused_mod, "MAX_FUSED_BYTES", 0)  # the engine from depth 0: it saves every depth
     resume = [*base, "--checkpoint", tmp_path / "c", "--checkpoint-every", "1e-9", "--out", tmp_path / "r.json"]
     with pytest.raises(Killed):
         run_cli(*resume)

@@ -49,6 +49,12 @@ A **domain** is any object with these attributes (subclass :class:`Domain` for t
 ``codec: str`` (optional)
     The block codec that suits the domain's states (e.g. ``gap-zstd`` for dense ranks), used when
     the caller asks for ``auto``.
+``search_fused(cap, max_depth, stop_at_goal) -> bfs.fused.FusedRun | None`` (optional)
+    The whole search in one kernel call while it fits ``cap`` states, for ``search(fused=True)``;
+    see :mod:`puzzlelab.bfs.fused` for what it must return.
+``load_kernels(fused: bool)`` (optional)
+    Called before the search's clock starts: call each kernel the search will use once (numba's
+    cache load and first-call typing are start-up, not search time).
 ``is_goal(states) -> bool[n]`` (optional, ``None`` when absent)
     A goal test over a batch, used by ``search(..., stop_at_goal=True)``.
 ``format_state(row) -> str``, ``parse_state(text) -> row``

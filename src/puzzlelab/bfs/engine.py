@@ -72,6 +72,9 @@ from .checkpoint import fingerprint as checkpoint_key
 from .codec import DEFAULT_CODEC, Codec, block_records
 from .domain import NO_MOVE, uses_move_tags
 from .expand import RowChunk, chunk_class
+from .fused import COMPLETE, GOAL, HANDOVER, FusedRun
+from .fused import room as fused_room
+from .fused import usable as fused_usable
 from .keys import ORDERS, nwords, rows_to_keys, sort_unique
 from .merge import ArraySource, KeySource, KeyWriter, merge, merge_bytes
 from .parents import SolutionPath, path_json, rebuild_path, rebuild_path_by_moves
@@ -331,8 +334,12 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
            progress: bool = True, order: str = "le", goal: np.ndarray | None = None, keep_layers: bool = True,
            chunk_states: int | None = None, zstd_level: int = 3, threads: int | None = None,
            frontier: bool | None = None, tags: str = "auto", checkpoint: str | os.PathLike | None = None,
-           checkpoint_every_s: float = 600.0, fingerprint: str | None = None) -> SearchResult:
+           checkpoint_every_s: float = 600.0, fingerprint: str | None = None, fused: bool = False) -> SearchResult:
     """Layered BFS from domain.start with sort+merge dedup and compressed, spillable stores.
+
+    With `fused`, a domain that offers a one-kernel search (`bfs.fused`) starts with it: a small
+    search ends there, a larger one is handed to the engine with the same stores; the result is the
+    same but for the per-depth byte figures of the depths searched fused (`depths[d]["fused"]`).
 
     The time numba spends compiling or loading kernels during the search is left out of `time_s`
     and `cpu_s` (`compile_s` says how much: about a minute on a cold kernel cache)."""
@@ -383,13 +390,24 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
                           chunk_states=plan.chunk, frontier=plan.frontier, move_tags=plan.move_tags, run_dir=run_dir)
     # the goal is watched even when not stopping at it: layer counts then also report its depth
     watch = _GoalWatch(domain, goal) if (stop_at_goal or getattr(domain, "is_goal", None) is not None) else None
+    fused = fused and fused_usable(domain, plan, goal, keep_layers) and (ckpt is None or ckpt.latest() is None)
+    if getattr(domain, "load_kernels", None) is not None:
+        domain.load_kernels(fused)  # a kernel's first call (cache load, argument types) is not the search's
     clock = WorkClock().__enter__()  # numba compiling or loading kernels is no part of the times
     try:
         layered = _Layered(domain, result, mem, codec_obj, plan, pool, watch, ckpt, clock)
-        layered.run(max_depth, stop_at_goal, keep_layers, progress)
+        run = None
+        if fused:
+            run = domain.search_fused(fused_room(plan, budget_bytes), max_depth, stop_at_goal)
+        if run is not None and run.status != HANDOVER:
+            layered.finish_fused(run)
+        else:
+            layered.run(max_depth, stop_at_goal, keep_layers, progress, handover=run)
         if result.goal_row is not None and keep_layers and stop_at_goal:
             t1 = time.perf_counter()
-            if plan.move_tags:
+            if run is not None and run.status == GOAL:
+                result.path = run.path(domain)
+            elif plan.move_tags:
                 result.path = rebuild_path_by_moves(domain, result.layer_stores, result.goal_depth, result.goal_row,
                                                     result.goal_tag, plan.le)
             else:
@@ -448,23 +466,28 @@ class _Layered:
     def source(self, store: RecordStore, consume: bool = True) -> KeySource:
         return KeySource(store, self.plan.le, consume=consume, pool=self.pool)
 
-    def run(self, max_depth: int | None, stop_at_goal: bool, keep_layers: bool, progress: bool) -> None:
+    def run(self, max_depth: int | None, stop_at_goal: bool, keep_layers: bool, progress: bool,
+            handover: FusedRun | None = None) -> None:
         result, mem, plan, watch = self.result, self.mem, self.plan, self.watch
         saved = self.ckpt.latest() if self.ckpt is not None else None
         if saved is not None:
             visited, prev, layer, depth = self.resume(*saved)
+        elif handover is not None:
+            visited, layer, depth = self.take_over(handover)
+            prev = None
         else:
             visited, layer = self.depth_zero()
             prev, depth = None, 0
         bar = Progress(None if max_depth is None else max_depth + 1, f"bfs {self.domain.name}", unit="depth",
                        interval_s=math.inf, enabled=progress)
-        if saved is None:
+        if saved is None and handover is None:
             self.record_depth(bar, depth, layer, visited, time.perf_counter())
             if keep_layers:
                 result.layer_stores.append(layer)
         else:
             bar.count = depth + 1
-            bar.line(f"resumed from the checkpoint at depth {depth} ({sum(result.layers):,} states)")
+            how = "the checkpoint" if saved is not None else "the in-memory search"
+            bar.line(f"resumed from {how} at depth {depth} ({sum(result.layers):,} states)")
         try:
             while True:
                 if watch is not None and watch.found is not None and result.goal_depth is None:
@@ -551,6 +574,57 @@ class _Layered:
         result.layers.append(layer.count)
         self.found_bytes = layer.rows_bytes
         return visited, layer
+
+    def fused_depths(self, run: FusedRun, parent_bytes: list[int]) -> None:
+        """The depth records of a fused search's layers (counts; byte figures but the parents' left out)."""
+        seen = 0
+        for d, n in enumerate(run.layers):
+            seen += n
+            self.result.depths.append({"depth": d, "new": n, "visited": seen, "parent_bytes": parent_bytes[d],
+                                       "fused": True})
+        self.result.layers = run.layers
+        self.result.children = run.children
+
+    def finish_fused(self, run: FusedRun) -> None:
+        """The result of a search the fused kernel finished: its visited bytes are those of the engine's
+        visited store (the same sorted states in the same blocks)."""
+        r, plan = self.result, self.plan
+        self.fused_depths(run, [0] + run.layers[1:])  # parent-hash tags are stored raw, a byte each
+        r.complete = run.status == COMPLETE
+        found = run.goal(plan.width)
+        if found is not None:
+            r.goal_depth = run.goal_depth
+            r.goal_row, r.goal_tag = found
+        r.visited_bytes = sum(len(self.codec.encode_keys(run.visited[i:i + plan.block].reshape(-1, 1), True,
+                                                         plan.width))
+                              for i in range(0, run.visited.shape[0], plan.block))
+        r.parent_bytes = sum(d["parent_bytes"] for d in r.depths)
+
+    def take_over(self, run: FusedRun):
+        """The engine's stores after a fused search handed over (layers, visited set, made in the
+        order the engine makes them): (visited, layer, depth)."""
+        r, plan, depth = self.result, self.plan, run.depth
+        self.mem.reserve(plan.writer_bytes, "writing the in-memory search's layers")
+
+        def write(name: str, keys: np.ndarray, tags: np.ndarray | None) -> RecordStore:
+            store = self.store(name, tagged=tags is not None)
+            w = self.writer(store, pool=self.pool)
+            w.append(keys, tags)
+            w.flush()
+            return store
+
+        stores = [write(f"layer-{d}", *run.layer(d)) for d in range(depth)]
+        visited = write(f"visited-{depth}", run.visited.reshape(-1, 1), None)
+        stores.append(write(f"layer-{depth}", *run.layer(depth)))
+        self.mem.release(plan.writer_bytes)
+        self.fused_depths(run, [s.tag_bytes if d else 0 for d, s in enumerate(stores)])
+        r.layer_stores = stores
+        found = run.goal(plan.width)
+        if found is not None and self.watch is not None:
+            self.watch.found = found
+            r.goal_depth = run.goal_depth
+            r.goal_row, r.goal_tag = found
+        return visited, stores[-1], depth
 
     def save(self, depth: int, visited, prev, layer) -> None:
         """Checkpoint the search after `depth` (between depths nothing is reserved and no run is open)."""

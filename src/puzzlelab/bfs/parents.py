@@ -121,14 +121,19 @@ def apply_move(domain, row: np.ndarray, move: int) -> np.ndarray | None:
 
 
 def replay(domain, path, goal_row: np.ndarray | None = None) -> bool:
-    """The path starts at a start state, each move is legal and gives the next state, and it ends at goal_row."""
+    """The path starts at a start state, each move is legal and gives the next state, and it ends at goal_row.
+
+    Every state of the path but the last is expanded in one batch; move i must be among the children
+    of state i, and its first child with that move must be state i + 1 (what `apply_move` gives)."""
     starts = {bytes(r) for r in np.asarray(domain.start)}
     if bytes(path.states[0]) not in starts:
         return False
-    cur = path.states[0]
-    for move, nxt in zip(path.moves, path.states[1:], strict=False):
-        child = apply_move(domain, cur, move)
-        if child is None or not np.array_equal(child, nxt):
-            return False
-        cur = child
-    return goal_row is None or np.array_equal(cur, goal_row)
+    if path.moves:
+        parents = np.ascontiguousarray(np.stack(path.states[:-1]), dtype=np.uint8)
+        children, parent_index, moves = domain.expand(parents)
+        children, parent_index, moves = np.asarray(children), np.asarray(parent_index), np.asarray(moves)
+        for i, (move, nxt) in enumerate(zip(path.moves, path.states[1:], strict=False)):
+            hit = np.flatnonzero((parent_index == i) & (moves == move))
+            if hit.size == 0 or not np.array_equal(children[hit[0]], nxt):
+                return False
+    return goal_row is None or np.array_equal(path.states[-1], goal_row)

@@ -196,6 +196,21 @@ class SnakebirdDomain:
         ch = no_children(self.nsnakes, len(self.level.gadgets))._replace(rows=out, tags=tags)
         return self._run_pieces(states, ch, np.ascontiguousarray(parent_hash, dtype=np.uint8))
 
+    def load_kernels(self, fused: bool) -> None:
+        """Call each kernel of a search once on the start state, before the engine's clock starts."""
+        if fused:
+            self.search_fused(1, 0, True)
+        out = np.empty((self.max_children, self.width), dtype=np.uint8)
+        self.expand_into(self.start, np.zeros(1, dtype=np.uint8), out, np.empty(self.max_children, dtype=np.uint8))
+        self.expand(self.start)
+        self.is_goal(self.start)
+
+    def search_fused(self, cap: int, max_depth: int | None, stop_at_goal: bool):
+        """The whole search in one kernel call while it fits `cap` states (`bfs.fused`; None: not this level)."""
+        from .fused import search_fused
+
+        return search_fused(self, cap, max_depth, stop_at_goal)
+
     def is_goal(self, states: np.ndarray) -> np.ndarray:
         states = np.ascontiguousarray(states, dtype=np.uint8).reshape(-1, self.width)
         out = np.empty(states.shape[0], dtype=np.bool_)

@@ -28,7 +28,7 @@ def solve(level_path: str | Path, *, memory_budget: str | int = DEFAULT_MEMORY_B
         kwargs.update(checkpoint=checkpoint, checkpoint_every_s=checkpoint_every_s,
                       fingerprint=sha256_file(level_path))
     with search(domain, max_depth=max_depth, memory_budget=memory_budget, workdir=workdir, stop_at_goal=True,
-                progress=progress, order=order, **kwargs) as res:
+                progress=progress, order=order, fused=True, **kwargs) as res:
         solution: list[str] = []
         solved = res.path is not None
         if solved:
