@@ -81,12 +81,8 @@ class FusedRun:
 
     status: int
     depth: int
-    keys: np.ndarray
-    tags: np.ndarray
-    ppos: np.ndarray
-    moves: np.ndarray
-    off: np.ndarray
-    visited: np.ndarray
+    arrays: FusedArrays
+    nvis: int
     children: int
     goal_depth: int | None
     goal_index: int | None
@@ -94,9 +90,23 @@ class FusedRun:
     @classmethod
     def from_kernel(cls, fa: FusedArrays, out: np.ndarray) -> FusedRun:
         status, depth, nvis, children, gd, gi = (int(v) for v in out[:6])
-        off = fa.off[:depth + 2].copy()
-        return cls(status, depth, fa.keys, fa.tags, fa.ppos, fa.moves, off, fa.visited[:nvis], children,
-                   None if gd < 0 else gd, None if gi < 0 else gi)
+        return cls(status, depth, fa, nvis, children, None if gd < 0 else gd, None if gi < 0 else gi)
+
+    @property
+    def off(self) -> np.ndarray:
+        return self.arrays.off[:self.depth + 2]
+
+    @property
+    def visited(self) -> np.ndarray:
+        return self.arrays.visited[:self.nvis]
+
+    @property
+    def keys(self) -> np.ndarray:
+        return self.arrays.keys
+
+    @property
+    def tags(self) -> np.ndarray:
+        return self.arrays.tags
 
     @property
     def layers(self) -> list[int]:
@@ -127,8 +137,8 @@ class FusedRun:
         states, moves = [goal_row], []
         while d > 0:
             at = int(self.off[d]) + i
-            moves.append(int(self.moves[at]))
-            i, d = int(self.ppos[at]), d - 1
+            moves.append(int(self.arrays.moves[at]))
+            i, d = int(self.arrays.ppos[at]), d - 1
             states.append(self.row(d, i, width))
         path = SolutionPath(states=states[::-1], moves=moves[::-1])
         path.verified = replay(domain, path, goal_row)
