@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .keys import keys_to_rows
 from .parents import SolutionPath, replay
 
 # kernel statuses (out[0] of a domain's fused kernel)
@@ -68,8 +69,8 @@ class FusedArrays(NamedTuple):
             off=np.zeros(min(cap + 2, MAX_LAYERS), dtype=np.int64), visited=np.empty(cap, dtype=np.uint64),
             ckey=np.empty(cap, dtype=np.uint64), chash=np.empty(cap, dtype=np.uint8),
             cpar=np.empty(cap, dtype=np.int32), cmove=np.empty(cap, dtype=np.uint8),
-            skey=np.empty(sort, dtype=np.uint64), sidx=np.empty(sort, dtype=np.int32),
-            tkey=np.empty(sort, dtype=np.uint64), tidx=np.empty(sort, dtype=np.int32),
+            skey=np.empty((sort, 1), dtype=np.uint64), sidx=np.empty(sort, dtype=np.int32),
+            tkey=np.empty((sort, 1), dtype=np.uint64), tidx=np.empty(sort, dtype=np.int32),
             counts=np.zeros((8, 256), dtype=np.int64), rows=np.zeros((piece, width), dtype=np.uint8),
             phash=np.zeros(piece, dtype=np.uint8), goal=np.zeros(piece, dtype=np.bool_))
 
@@ -119,8 +120,8 @@ class FusedRun:
 
     def row(self, d: int, i: int, width: int) -> np.ndarray:
         """State i of depth d as a row."""
-        v = int(self.keys[int(self.off[d]) + i]) >> (8 * (8 - width))
-        return np.frombuffer(v.to_bytes(width, "little"), dtype=np.uint8).copy()
+        at = int(self.off[d]) + i
+        return keys_to_rows(self.keys[at:at + 1].reshape(1, 1), width, True)[0]
 
     def goal(self, width: int) -> tuple[np.ndarray, int] | None:
         """(goal row, its tag), or None."""

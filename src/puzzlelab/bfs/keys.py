@@ -26,21 +26,41 @@ def _key_byte_pos(b, width, le):
     return width - 1 - b if le else b
 
 
+@inline_kernel
+def row_key_le(rows, i):
+    """The one-word `le` key of rows[i] (rows of at most 8 bytes)."""
+    width = rows.shape[1]
+    v = np.uint64(0)
+    for j in range(width - 1, -1, -1):
+        v = (v << np.uint64(8)) | np.uint64(rows[i, j])
+    return v << np.uint64(8 * (8 - width))
+
+
+@inline_kernel
+def key_row_le(key, rows, i):
+    """Write the one-word `le` key into rows[i] (the inverse of `row_key_le`)."""
+    width = rows.shape[1]
+    v = key >> np.uint64(8 * (8 - width))
+    for j in range(width):
+        rows[i, j] = np.uint8(v & np.uint64(255))
+        v >>= np.uint64(8)
+
+
 @kernel
 def rows_to_keys_into(rows, le, out):
     """Fill out[:n] (n, nwords) with the keys of rows (n, width)."""
     n, width = rows.shape
     nw = out.shape[1]
+    if nw == 1 and le:
+        for i in range(n):
+            out[i, 0] = row_key_le(rows, i)
+        return
     if nw == 1:
         pad = np.uint64(8 * (8 - width))
         for i in range(n):
             v = np.uint64(0)
-            if le:
-                for j in range(width - 1, -1, -1):
-                    v = (v << np.uint64(8)) | np.uint64(rows[i, j])
-            else:
-                for j in range(width):
-                    v = (v << np.uint64(8)) | np.uint64(rows[i, j])
+            for j in range(width):
+                v = (v << np.uint64(8)) | np.uint64(rows[i, j])
             out[i, 0] = v << pad
         return
     for i in range(n):
@@ -63,18 +83,17 @@ def rows_to_keys(rows: np.ndarray, le: bool) -> np.ndarray:
 @kernel
 def keys_to_rows_into(keys, le, out):
     n, width = out.shape
+    if keys.shape[1] == 1 and le:
+        for i in range(n):
+            key_row_le(keys[i, 0], out, i)
+        return
     if keys.shape[1] == 1:
         pad = np.uint64(8 * (8 - width))
         for i in range(n):
             v = keys[i, 0] >> pad
-            if le:
-                for j in range(width):
-                    out[i, j] = np.uint8(v & np.uint64(255))
-                    v >>= np.uint64(8)
-            else:
-                for j in range(width - 1, -1, -1):
-                    out[i, j] = np.uint8(v & np.uint64(255))
-                    v >>= np.uint64(8)
+            for j in range(width - 1, -1, -1):
+                out[i, j] = np.uint8(v & np.uint64(255))
+                v >>= np.uint64(8)
         return
     for i in range(n):
         for b in range(width):
@@ -130,38 +149,46 @@ def find_key(keys, key):
     return -1
 
 
+@inline_kernel
+def row_hash(rows, i):
+    """The 1-byte parent hash H(S) of rows[i]: FNV-1a over the row bytes, folded to 8 bits."""
+    h = np.uint32(2166136261)
+    for j in range(rows.shape[1]):
+        h = (h ^ np.uint32(rows[i, j])) * np.uint32(16777619)
+    h ^= h >> np.uint32(16)
+    h ^= h >> np.uint32(8)
+    return np.uint8(h & np.uint32(255))
+
+
 @allocating_kernel
 def row_hash8(rows):
-    """The 1-byte parent hash H(S): FNV-1a over the row bytes, folded to 8 bits."""
-    n, width = rows.shape
+    """`row_hash` of every row."""
+    n = rows.shape[0]
     out = np.empty(n, dtype=np.uint8)
     for i in range(n):
-        h = np.uint32(2166136261)
-        for j in range(width):
-            h = (h ^ np.uint32(rows[i, j])) * np.uint32(16777619)
-        h ^= h >> np.uint32(16)
-        h ^= h >> np.uint32(8)
-        out[i] = np.uint8(h & np.uint32(255))
+        out[i] = row_hash(rows, i)
     return out
 
 
-@allocating_kernel
-def radix_sort(keys, tags, nbytes, tmp_keys, tmp_tags):
-    """Stable LSD radix sort of (keys, tags) by the first `nbytes` key bytes, 8 bits a pass.
+@kernel
+def radix_sort_into(keys, tags, n, nbytes, tmp_keys, tmp_tags, counts):
+    """Stable LSD radix sort of (keys[:n], tags[:n]) by the first `nbytes` key bytes, 8 bits a pass,
+    with scratch of n and counts (nbytes, 256) int64 passed in (no allocation: callable per piece).
 
-    Passes whose byte is the same in every key are skipped. Returns the pair of arrays that holds
-    the result (either the inputs or the scratch arrays).
+    Passes whose byte is the same in every key are skipped. Returns True when the result is in the
+    scratch arrays, False when it is in the inputs.
     """
-    n = keys.shape[0]
     nw = keys.shape[1]
-    counts = np.zeros((nbytes, 256), dtype=np.int64)
+    for b in range(nbytes):
+        for d in range(256):
+            counts[b, d] = 0
     for i in range(n):
         for b in range(nbytes):
             w = b >> 3
             d = (keys[i, w] >> np.uint64(8 * (7 - (b & 7)))) & np.uint64(255)
             counts[b, d] += 1
     src_k, src_t, dst_k, dst_t = keys, tags, tmp_keys, tmp_tags
-    offsets = np.empty(256, dtype=np.int64)
+    flipped = False
     for b in range(nbytes - 1, -1, -1):
         trivial = False
         for d in range(256):
@@ -174,20 +201,32 @@ def radix_sort(keys, tags, nbytes, tmp_keys, tmp_tags):
             continue
         total = 0
         for d in range(256):
-            offsets[d] = total
-            total += counts[b, d]
+            c = counts[b, d]
+            counts[b, d] = total
+            total += c
         w = b >> 3
         shift = np.uint64(8 * (7 - (b & 7)))
         for i in range(n):
             d = (src_k[i, w] >> shift) & np.uint64(255)
-            p = offsets[d]
-            offsets[d] = p + 1
+            p = counts[b, d]
+            counts[b, d] = p + 1
             for x in range(nw):
                 dst_k[p, x] = src_k[i, x]
             dst_t[p] = src_t[i]
         src_k, dst_k = dst_k, src_k
         src_t, dst_t = dst_t, src_t
-    return src_k, src_t
+        flipped = not flipped
+    return flipped
+
+
+def radix_sort(keys: np.ndarray, tags: np.ndarray, nbytes: int) -> tuple[np.ndarray, np.ndarray]:
+    """`radix_sort_into` of whole arrays with its own scratch; returns the pair that holds the result."""
+    tmp_k = np.empty_like(keys)
+    tmp_t = np.empty_like(tags)
+    counts = np.empty((max(nbytes, 1), 256), dtype=np.int64)
+    if radix_sort_into(keys, tags, keys.shape[0], nbytes, tmp_k, tmp_t, counts):
+        return tmp_k, tmp_t
+    return keys, tags
 
 
 @kernel
@@ -385,9 +424,7 @@ def sort_unique(keys: np.ndarray, tags: np.ndarray, width: int) -> tuple[np.ndar
         done = _sort_unique_bucketed(keys, tags, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.uint8))
         if done is not None:
             return done
-    tmp_k = np.empty_like(keys)
-    tmp_t = np.empty_like(tags)
-    k, t = radix_sort(keys, tags, width, tmp_k, tmp_t)
+    k, t = radix_sort(keys, tags, width)
     m = dedup_min_tag(k, t)
     return k[:m], t[:m]
 

@@ -15,75 +15,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..bfs.fused import COMPLETE, GOAL, HANDOVER, MAX_DEPTH, FusedArrays, FusedRun
+from ..bfs.keys import key_row_le, radix_sort_into, row_hash, row_key_le, rows_to_keys
 from ..lab.jit import inline_kernel, kernel
 from .kernels import expand_range, goal_mask
 from .layout import make_work, no_children
 
 PIECE = 4096  # parents expanded per call of expand_range
-
-
-@inline_kernel
-def _key_to_row(key, pad, width, row):
-    v = key >> pad
-    for j in range(width):
-        row[j] = np.uint8(v & np.uint64(255))
-        v >>= np.uint64(8)
-
-
-@inline_kernel
-def _row_to_key(row, pad, width):
-    v = np.uint64(0)
-    for j in range(width - 1, -1, -1):
-        v = (v << np.uint64(8)) | np.uint64(row[j])
-    return v << pad
-
-
-@inline_kernel
-def _hash8(row, width):
-    """`bfs.keys.row_hash8` of one row (FNV-1a folded to 8 bits)."""
-    h = np.uint32(2166136261)
-    for j in range(width):
-        h = (h ^ np.uint32(row[j])) * np.uint32(16777619)
-    h ^= h >> np.uint32(16)
-    h ^= h >> np.uint32(8)
-    return np.uint8(h & np.uint32(255))
-
-
-@kernel
-def radix_sort_index(keys, idx, n, lo_byte, tk, ti, counts):
-    """Stable LSD sort of keys[:n] (with idx[:n]) by key bytes lo_byte..7, skipping bytes all keys share.
-    The result is left in keys/idx (tk, ti: scratch of n; counts: (8, 256) int64)."""
-    for b in range(8):
-        for v in range(256):
-            counts[b, v] = 0
-    for i in range(n):
-        k = keys[i]
-        for b in range(lo_byte, 8):
-            counts[b, (k >> np.uint64(8 * b)) & np.uint64(255)] += 1
-    src_k, src_i, dst_k, dst_i = keys, idx, tk, ti
-    flipped = False
-    for b in range(lo_byte, 8):
-        k0 = (keys[0] >> np.uint64(8 * b)) & np.uint64(255) if n else np.uint64(0)
-        if counts[b, k0] == n:
-            continue
-        total = 0
-        for v in range(256):
-            c = counts[b, v]
-            counts[b, v] = total
-            total += c
-        for i in range(n):
-            k = src_k[i]
-            v = (k >> np.uint64(8 * b)) & np.uint64(255)
-            at = counts[b, v]
-            counts[b, v] = at + 1
-            dst_k[at] = k
-            dst_i[at] = src_i[i]
-        src_k, src_i, dst_k, dst_i = dst_k, dst_i, src_k, src_i
-        flipped = not flipped
-    if flipped:
-        for i in range(n):
-            keys[i] = tk[i]
-            idx[i] = ti[i]
 
 
 @inline_kernel
@@ -100,8 +37,6 @@ def _better(h1, p1, m1, h2, p2, m2):
 def bfs_fused(tb, wk, ch, start_key, width, max_depth, stop_at_goal, fa, out):
     """BFS from start_key into the `bfs.fused.FusedArrays` fa; out[:6] = status, last complete depth,
     visited states, children generated, goal depth, goal index in its layer (-1 when none)."""
-    pad = np.uint64(8 * (8 - width))
-    lo_byte = 8 - width
     cap = fa.keys.shape[0]
     ccap = fa.ckey.shape[0]
     fa.keys[0] = start_key
@@ -118,7 +53,7 @@ def bfs_fused(tb, wk, ch, start_key, width, max_depth, stop_at_goal, fa, out):
     goal_index = -1
     status = HANDOVER
     # is the start a goal?
-    _key_to_row(start_key, pad, width, fa.rows[0])
+    key_row_le(start_key, fa.rows, 0)
     goal_mask(tb, fa.rows[:1], fa.goal)
     if fa.goal[0]:
         goal_depth = 0
@@ -138,23 +73,24 @@ def bfs_fused(tb, wk, ch, start_key, width, max_depth, stop_at_goal, fa, out):
         for lo in range(0, n, PIECE):
             cnt = min(PIECE, n - lo)
             for i in range(cnt):
-                _key_to_row(fa.keys[base + lo + i], pad, width, fa.rows[i])
-                fa.phash[i] = _hash8(fa.rows[i], width)
+                key_row_le(fa.keys[base + lo + i], fa.rows, i)
+                fa.phash[i] = row_hash(fa.rows, i)
             m = expand_range(tb, wk, fa.rows, 0, cnt, fa.phash, ch, 0)
             made += m
             for j in range(m):
-                fa.skey[j] = _row_to_key(ch.rows[j], pad, width)
+                fa.skey[j, 0] = row_key_le(ch.rows, j)
                 fa.sidx[j] = j
-            if m:
-                radix_sort_index(fa.skey, fa.sidx, m, lo_byte, fa.tkey, fa.tidx, fa.counts)
+            sk, si = fa.skey, fa.sidx
+            if radix_sort_into(fa.skey, fa.sidx, m, width, fa.tkey, fa.tidx, fa.counts):
+                sk, si = fa.tkey, fa.tidx
             j = 0
             while j < m:
-                key = fa.skey[j]
-                best = fa.sidx[j]  # stable: the first of the group in generation order
+                key = sk[j, 0]
+                best = si[j]  # stable: the first of the group in generation order
                 bh = fa.phash[ch.parent[best]]
                 j2 = j + 1
-                while j2 < m and fa.skey[j2] == key:
-                    c = fa.sidx[j2]
+                while j2 < m and sk[j2, 0] == key:
+                    c = si[j2]
                     if fa.phash[ch.parent[c]] < bh:
                         best = c
                         bh = fa.phash[ch.parent[c]]
@@ -174,20 +110,21 @@ def bfs_fused(tb, wk, ch, start_key, width, max_depth, stop_at_goal, fa, out):
             break
         # the pieces' survivors: sort, keep one per state
         for i in range(nc):
-            fa.skey[i] = fa.ckey[i]
+            fa.skey[i, 0] = fa.ckey[i]
             fa.sidx[i] = i
-        if nc:
-            radix_sort_index(fa.skey, fa.sidx, nc, lo_byte, fa.tkey, fa.tidx, fa.counts)
+        sk, si = fa.skey, fa.sidx
+        if radix_sort_into(fa.skey, fa.sidx, nc, width, fa.tkey, fa.tidx, fa.counts):
+            sk, si = fa.tkey, fa.tidx
         top = fa.off[depth + 1]
         u = 0
         j = 0
         v = 0  # the visited set is walked once, in step with the sorted candidates
         while j < nc:
-            key = fa.skey[j]
-            best = fa.sidx[j]
+            key = sk[j, 0]
+            best = si[j]
             j2 = j + 1
-            while j2 < nc and fa.skey[j2] == key:
-                c = fa.sidx[j2]
+            while j2 < nc and sk[j2, 0] == key:
+                c = si[j2]
                 if _better(fa.chash[c], fa.cpar[c], fa.cmove[c], fa.chash[best], fa.cpar[best], fa.cmove[best]):
                     best = c
                 j2 += 1
@@ -230,7 +167,7 @@ def bfs_fused(tb, wk, ch, start_key, width, max_depth, stop_at_goal, fa, out):
             for lo in range(0, u, PIECE):
                 cnt = min(PIECE, u - lo)
                 for i in range(cnt):
-                    _key_to_row(fa.keys[top + lo + i], pad, width, fa.rows[i])
+                    key_row_le(fa.keys[top + lo + i], fa.rows, i)
                 goal_mask(tb, fa.rows[:cnt], fa.goal)
                 for i in range(cnt):
                     if fa.goal[i]:
@@ -262,7 +199,7 @@ def search_fused(domain, cap: int, max_depth: int | None, stop_at_goal: bool) ->
     start = np.ascontiguousarray(domain.start, dtype=np.uint8)
     if start.shape[0] != 1:
         return None
-    start_key = np.uint64(int.from_bytes(bytes(start[0]), "little") << (8 * (8 - width)))
+    start_key = rows_to_keys(start, True)[0, 0]
     out = np.zeros(6, dtype=np.int64)
     wk = make_work(domain.tables, domain.level.snake_max_len)
     bfs_fused(domain.tables, wk, ch, start_key, width, -1 if max_depth is None else int(max_depth),
