@@ -390,7 +390,8 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
                           chunk_states=plan.chunk, frontier=plan.frontier, move_tags=plan.move_tags, run_dir=run_dir)
     # the goal is watched even when not stopping at it: layer counts then also report its depth
     watch = _GoalWatch(domain, goal) if (stop_at_goal or getattr(domain, "is_goal", None) is not None) else None
-    fused = fused and fused_usable(domain, plan, goal, keep_layers) and (ckpt is None or ckpt.latest() is None)
+    saved = ckpt.latest() if ckpt is not None else None  # a checkpoint to resume from (read once)
+    fused = fused and fused_usable(domain, plan, goal, keep_layers) and saved is None
     if getattr(domain, "load_kernels", None) is not None:
         domain.load_kernels(fused)  # a kernel's first call (cache load, argument types) is not the search's
     clock = WorkClock().__enter__()  # numba compiling or loading kernels is no part of the times
@@ -402,7 +403,7 @@ def search(domain, *, max_depth: int | None = None, memory_budget: int | str = D
         if run is not None and run.status != HANDOVER:
             layered.finish_fused(run)
         else:
-            layered.run(max_depth, stop_at_goal, keep_layers, progress, handover=run)
+            layered.run(max_depth, stop_at_goal, keep_layers, progress, saved=saved, handover=run)
         if result.goal_row is not None and keep_layers and stop_at_goal:
             t1 = time.perf_counter()
             if run is not None and run.status == GOAL:
@@ -467,9 +468,10 @@ class _Layered:
         return KeySource(store, self.plan.le, consume=consume, pool=self.pool)
 
     def run(self, max_depth: int | None, stop_at_goal: bool, keep_layers: bool, progress: bool,
-            handover: FusedRun | None = None) -> None:
+            saved=None, handover: FusedRun | None = None) -> None:
+        """Search depth after depth from `saved` (the checkpoint's `latest()`), the fused search's
+        `handover`, or the start."""
         result, mem, plan, watch = self.result, self.mem, self.plan, self.watch
-        saved = self.ckpt.latest() if self.ckpt is not None else None
         if saved is not None:
             visited, prev, layer, depth = self.resume(*saved)
         elif handover is not None:
