@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
 import numpy as np
@@ -78,9 +79,18 @@ def test_replay_rejects_a_wrong_path(eight_puzzle):
     from puzzlelab.bfs.parents import rebuild_path
 
     rows, tags = eight_puzzle.layer_stores[5].decode(0)
-    path = rebuild_path(eight_puzzle.domain, eight_puzzle.layer_stores, 5, rows[0], int(tags[0]))
-    path.moves[2] = (path.moves[2] + 1) % 4
+    good = rebuild_path(eight_puzzle.domain, eight_puzzle.layer_stores, 5, rows[0], int(tags[0]))
+    assert replay(eight_puzzle.domain, good, rows[0])
+    for step in range(5):  # any other move at any step: not legal there, or not to the next state
+        for move in set(range(4)) - {good.moves[step]}:
+            path = copy.deepcopy(good)
+            path.moves[step] = move
+            assert not replay(eight_puzzle.domain, path, rows[0])
+    path = copy.deepcopy(good)  # a state on the way swapped for another of its depth
+    path.states[3] = eight_puzzle.layer_stores[3].decode(0)[0][-1]
+    assert not np.array_equal(path.states[3], good.states[3])
     assert not replay(eight_puzzle.domain, path, rows[0])
+    assert not replay(eight_puzzle.domain, good, rows[1])  # the wrong goal
 
 
 def test_stop_at_goal_gives_a_verified_shortest_path():

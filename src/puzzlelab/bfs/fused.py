@@ -134,15 +134,15 @@ class FusedRun:
         """The path to the goal through the parent positions, verified by replaying it."""
         width = int(domain.width)
         d, i = self.goal_depth, self.goal_index
-        goal_row = self.row(d, i, width)
-        states, moves = [goal_row], []
+        at = [int(self.off[d]) + i]
+        moves = []
         while d > 0:
-            at = int(self.off[d]) + i
-            moves.append(int(self.arrays.moves[at]))
-            i, d = int(self.arrays.ppos[at]), d - 1
-            states.append(self.row(d, i, width))
-        path = SolutionPath(states=states[::-1], moves=moves[::-1])
-        path.verified = replay(domain, path, goal_row)
+            moves.append(int(self.arrays.moves[at[-1]]))
+            i, d = int(self.arrays.ppos[at[-1]]), d - 1
+            at.append(int(self.off[d]) + i)
+        rows = keys_to_rows(self.keys[np.array(at[::-1])].reshape(-1, 1), width, True)
+        path = SolutionPath(states=list(rows), moves=moves[::-1])
+        path.verified = replay(domain, path, rows[-1])
         if not path.verified:
             raise RuntimeError(f"the fused search's path of {domain.name} does not replay to the goal")
         return path

@@ -132,8 +132,10 @@ def replay(domain, path, goal_row: np.ndarray | None = None) -> bool:
         parents = np.ascontiguousarray(np.stack(path.states[:-1]), dtype=np.uint8)
         children, parent_index, moves = domain.expand(parents)
         children, parent_index, moves = np.asarray(children), np.asarray(parent_index), np.asarray(moves)
-        for i, (move, nxt) in enumerate(zip(path.moves, path.states[1:], strict=False)):
-            hit = np.flatnonzero((parent_index == i) & (moves == move))
-            if hit.size == 0 or not np.array_equal(children[hit[0]], nxt):
-                return False
+        hits = np.flatnonzero(moves == np.asarray(path.moves)[parent_index])
+        steps, first = np.unique(parent_index[hits], return_index=True)  # each step's first child with its move
+        if steps.shape[0] != len(path.moves):
+            return False
+        if not np.array_equal(children[hits[first]], np.stack(path.states[1:])):
+            return False
     return goal_row is None or np.array_equal(path.states[-1], goal_row)
