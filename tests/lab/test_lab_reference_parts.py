@@ -106,3 +106,21 @@ def test_the_experiments_of_a_config_are_those_make_experiments_lists(monkeypatc
     names = reference.configured_experiments("config/test.yaml")
     assert {"beam_width", "nonogram_bench", "snakebird_levels", "bfs_deep", "balda_tournament"} <= set(names)
     assert names == sorted(names) and all(" " not in n for n in names)
+
+
+def test_a_job_that_resumed_a_checkpoint_costs_its_whole_search(tmp_path):
+    import json
+
+    from puzzlelab.lab.cost import Job, measure
+
+    bench = tmp_path / "solve.tsv"
+    bench.write_text("s\th:m:s\tmax_rss\tcpu_time\n600.0\t0:10:00\t900.0\t590.0\n")
+    timing = tmp_path / "level.timing.json"
+    job = Job("snakebird_solve", outputs=[str(tmp_path / "level.json"), str(timing)], benchmark=str(bench))
+    timing.write_text(json.dumps({"time_s": 500.0, "cpu_s": 480.0, "resumed_from_depth": None}))
+    row = measure([job], "full").iloc[0]
+    assert (row.cpu_s, row.wall_s, row.max_rss_mb) == (590.0, 600.0, 900.0)  # one run: its benchmark
+    # resumed: the benchmark saw only the last run, the timing file counts the earlier ones too
+    timing.write_text(json.dumps({"time_s": 3000.0, "cpu_s": 2900.5, "resumed_from_depth": 58}))
+    row = measure([job], "full").iloc[0]
+    assert (row.cpu_s, row.wall_s, row.max_rss_mb) == (2900.5, 3000.0, 900.0)
