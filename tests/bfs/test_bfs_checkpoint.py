@@ -90,6 +90,20 @@ def test_a_checkpoint_of_another_search_is_not_used(monkeypatch, tmp_path, capsy
         assert res.layers == plain.layers
 
 
+def test_a_search_that_ends_before_its_first_save_leaves_another_searchs_save(monkeypatch, tmp_path):
+    kill_after_saves(monkeypatch, 2)
+    with pytest.raises(Killed):
+        search(Collatz(1000), checkpoint=tmp_path, checkpoint_every_s=1e-9, progress=False)
+    monkeypatch.undo()
+    assert [p.name for p in tmp_path.iterdir()] == ["depth-000002"]
+    with search(Collatz(999), checkpoint=tmp_path, checkpoint_every_s=1e9, progress=False) as res:
+        assert res.resumed_from_depth is None  # never saved: the other search's save is still there
+    assert [p.name for p in tmp_path.iterdir()] == ["depth-000002"]
+    with search(Collatz(1000), checkpoint=tmp_path, checkpoint_every_s=1e9, progress=False) as res:
+        assert res.resumed_from_depth == 2  # and its own search resumes from it, then removes it
+    assert not tmp_path.exists()
+
+
 def test_cli_resumes_and_writes_the_same_artifact(run_cli, monkeypatch, tmp_path):
     args = ["bfs", "layers", "sliding:3x3", "--memory-budget", "64M", "--workdir", tmp_path / "w"]
     assert run_cli(*args, "--out", tmp_path / "plain.json")[0] == 0

@@ -81,6 +81,14 @@ class Checkpointer:
         self.saved_index: dict | None = None
 
     # -- finding -------------------------------------------------------------------------------
+    @staticmethod
+    def _key_of(folder: Path) -> str | None:
+        """The search key a checkpoint folder was saved under (None: no readable index)."""
+        try:
+            return json.loads((folder / INDEX).read_text()).get("key")
+        except (OSError, ValueError, AttributeError):
+            return None
+
     def latest(self) -> tuple[Path, dict] | None:
         """The newest complete checkpoint of this search, or None (another search's is reported and ignored)."""
         for folder in sorted(self.dir.glob(PREFIX + "*"), reverse=True):
@@ -192,8 +200,12 @@ class Checkpointer:
         return out
 
     def remove(self) -> None:
-        """The search ended: its checkpoints are no longer needed (the folder goes too when nothing else is in it)."""
-        for folder in list(self.dir.glob(PREFIX + "*")) + list(self.dir.glob(f".{PREFIX}*.partial")):
+        """The search ended: its checkpoints are no longer needed (the folder goes too when nothing else
+        is in it). Another search's save stays until this one replaces it with a save of its own."""
+        for folder in self.dir.glob(PREFIX + "*"):
+            if self._key_of(folder) == self.key:
+                shutil.rmtree(folder, ignore_errors=True)
+        for folder in self.dir.glob(f".{PREFIX}*.partial"):
             shutil.rmtree(folder, ignore_errors=True)
         with contextlib.suppress(OSError):
             self.dir.rmdir()
