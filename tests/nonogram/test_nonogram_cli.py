@@ -249,3 +249,24 @@ def test_reference_timeout_is_cpu_time(tmp_path, run_cli):
     rows = list(csv.DictReader((tmp_path / "r.csv").open()))
     assert code == 0 and rows[0]["status"] == "timeout"
     assert 0.9 <= float(rows[0]["cpu_s"]) and time.perf_counter() - t0 < 20
+
+
+def test_gallery_reads_every_chunk_of_a_corpus(tmp_path, run_cli):
+    # The pipeline benches a big corpus in chunks; the gallery picks from all of them at once.
+    whole, parts = tmp_path / "all.csv", [tmp_path / "c1.csv", tmp_path / "c2.csv"]
+    assert run_cli("nonogram", "bench", DATA, "--out", whole, "--corpus", "ours")[0] == 0
+    for i, part in enumerate(parts, 1):
+        assert run_cli("nonogram", "bench", DATA, "--out", part, "--corpus", "ours", "--chunk", f"{i}/2")[0] == 0
+    svgs = []
+    for csvs in ([whole], parts[::-1]):
+        svg = tmp_path / f"g{len(svgs)}.svg"
+        code, _, err = run_cli("nonogram", "gallery", *csvs, "--paths", DATA, "--count", 3, "--svg", svg)
+        assert code == 0, err
+        svgs.append(svg.read_bytes())
+    assert svgs[0] == svgs[1] and b"<svg" in svgs[0]  # the same picks, whatever the chunking
+    # and the picks (unique first, then the largest) come from both chunks, so neither alone gives them
+    rows = [r for r in csv.DictReader(whole.open()) if r["status"] in ("unique", "multiple")]
+    rows.sort(key=lambda r: (r["status"] != "unique", -int(r["width"]) * int(r["height"]), r["name"]))
+    in_part = [{r["name"] for r in csv.DictReader(p.open())} for p in parts]
+    picks = [r["name"] for r in rows[:3]]
+    assert any(n in in_part[0] for n in picks) and any(n in in_part[1] for n in picks)

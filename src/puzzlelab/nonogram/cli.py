@@ -159,10 +159,11 @@ def register(parser: argparse.ArgumentParser) -> None:
                         "beside the reference table's own")
 
     p = sub.add_parser("gallery", help="draw a few solved puzzles of a corpus in their colours (SVG)",
-                       description="Pick up to --count solved puzzles from a bench CSV (unique ones first, larger "
-                                   "first), solve them again and draw them. Example: puzzlelab nonogram gallery "
+                       description="Pick up to --count solved puzzles from a corpus's bench CSVs (unique ones first, "
+                                   "larger first), solve them again and draw them. Example: puzzlelab nonogram gallery "
                                    "results/nonogram_bench/solve/webpbn.1.csv --paths PUZZLES --svg webpbn.svg")
-    p.add_argument("results", metavar="CSV", help="the corpus's bench CSV (picks solved puzzles)")
+    p.add_argument("results", nargs="+", metavar="CSV",
+                   help="the corpus's bench CSVs, one per chunk (picks solved puzzles)")
     p.add_argument("--paths", nargs="+", required=True, metavar="PATH", help="the corpus's puzzle files/folders")
     p.add_argument("--count", type=positive_int, default=4)
     p.add_argument("--title", default="")

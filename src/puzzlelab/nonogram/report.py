@@ -310,12 +310,13 @@ def ablation_plot(df: pd.DataFrame, svg: str) -> None:
     plots.save(fig, svg)
 
 
-def gallery(results: str, paths: list[str], count: int, title: str, out: str) -> None:
+def gallery(results: list[str], paths: list[str], count: int, title: str, out: str) -> None:
+    """Draw up to `count` solved puzzles of a corpus's bench CSVs (its chunks, in any order)."""
     from . import render
     from .experiments import load_all
     from .solver import Options, solve
 
-    df = read_table(results)
+    df = pd.concat([read_table(r) for r in results], ignore_index=True)
     df["name"] = df["name"].astype(str)
     solved = df[df["status"].isin(("unique", "multiple", "solved"))]
     # Prefer unique puzzles, then the larger ones, evenly spread over the corpus.
