@@ -82,22 +82,19 @@ class Checkpointer:
 
     # -- finding -------------------------------------------------------------------------------
     @staticmethod
-    def _key_of(folder: Path) -> str | None:
-        """The search key a checkpoint folder was saved under (None: no readable index)."""
+    def _index(folder: Path) -> dict | None:
+        """A checkpoint folder's index (None: absent or unreadable, i.e. not a complete save)."""
         try:
-            return json.loads((folder / INDEX).read_text()).get("key")
-        except (OSError, ValueError, AttributeError):
+            index = json.loads((folder / INDEX).read_text())
+        except (OSError, ValueError):
             return None
+        return index if isinstance(index, dict) else None
 
     def latest(self) -> tuple[Path, dict] | None:
         """The newest complete checkpoint of this search, or None (another search's is reported and ignored)."""
         for folder in sorted(self.dir.glob(PREFIX + "*"), reverse=True):
-            index_path = folder / INDEX
-            if not index_path.is_file():
-                continue
-            try:
-                index = json.loads(index_path.read_text())
-            except (OSError, ValueError):
+            index = self._index(folder)
+            if index is None:
                 continue
             if index.get("key") != self.key:
                 self.say(f"checkpoint {folder} belongs to another search (other level or options); starting afresh")
@@ -203,7 +200,7 @@ class Checkpointer:
         """The search ended: its checkpoints are no longer needed (the folder goes too when nothing else
         is in it). Another search's save stays until this one replaces it with a save of its own."""
         for folder in self.dir.glob(PREFIX + "*"):
-            if self._key_of(folder) == self.key:
+            if (self._index(folder) or {}).get("key") == self.key:
                 shutil.rmtree(folder, ignore_errors=True)
         for folder in self.dir.glob(f".{PREFIX}*.partial"):
             shutil.rmtree(folder, ignore_errors=True)

@@ -175,8 +175,8 @@ def radix_sort_into(keys, tags, n, nbytes, tmp_keys, tmp_tags, counts):
     """Stable LSD radix sort of (keys[:n], tags[:n]) by the first `nbytes` key bytes, 8 bits a pass,
     with scratch of n and counts (nbytes, 256) int64 passed in (no allocation: callable per piece).
 
-    Passes whose byte is the same in every key are skipped. Returns True when the result is in the
-    scratch arrays, False when it is in the inputs.
+    Passes whose byte is the same in every key are skipped. Returns the pair of arrays that holds
+    the result (either the inputs or the scratch arrays).
     """
     nw = keys.shape[1]
     for b in range(nbytes):
@@ -188,7 +188,6 @@ def radix_sort_into(keys, tags, n, nbytes, tmp_keys, tmp_tags, counts):
             d = (keys[i, w] >> np.uint64(8 * (7 - (b & 7)))) & np.uint64(255)
             counts[b, d] += 1
     src_k, src_t, dst_k, dst_t = keys, tags, tmp_keys, tmp_tags
-    flipped = False
     for b in range(nbytes - 1, -1, -1):
         trivial = False
         for d in range(256):
@@ -215,18 +214,13 @@ def radix_sort_into(keys, tags, n, nbytes, tmp_keys, tmp_tags, counts):
             dst_t[p] = src_t[i]
         src_k, dst_k = dst_k, src_k
         src_t, dst_t = dst_t, src_t
-        flipped = not flipped
-    return flipped
+    return src_k, src_t
 
 
 def radix_sort(keys: np.ndarray, tags: np.ndarray, nbytes: int) -> tuple[np.ndarray, np.ndarray]:
     """`radix_sort_into` of whole arrays with its own scratch; returns the pair that holds the result."""
-    tmp_k = np.empty_like(keys)
-    tmp_t = np.empty_like(tags)
     counts = np.empty((max(nbytes, 1), 256), dtype=np.int64)
-    if radix_sort_into(keys, tags, keys.shape[0], nbytes, tmp_k, tmp_t, counts):
-        return tmp_k, tmp_t
-    return keys, tags
+    return radix_sort_into(keys, tags, keys.shape[0], nbytes, np.empty_like(keys), np.empty_like(tags), counts)
 
 
 @kernel

@@ -129,13 +129,13 @@ def replay(domain, path, goal_row: np.ndarray | None = None) -> bool:
     if bytes(path.states[0]) not in starts:
         return False
     if path.moves:
-        parents = np.ascontiguousarray(np.stack(path.states[:-1]), dtype=np.uint8)
-        children, parent_index, moves = domain.expand(parents)
+        states = np.ascontiguousarray(np.stack(path.states), dtype=np.uint8)
+        children, parent_index, moves = domain.expand(states[:-1])
         children, parent_index, moves = np.asarray(children), np.asarray(parent_index), np.asarray(moves)
         hits = np.flatnonzero(moves == np.asarray(path.moves)[parent_index])
         steps, first = np.unique(parent_index[hits], return_index=True)  # each step's first child with its move
         if steps.shape[0] != len(path.moves):
             return False
-        if not np.array_equal(children[hits[first]], np.stack(path.states[1:])):
+        if not np.array_equal(children[hits[first]], states[1:]):
             return False
     return goal_row is None or np.array_equal(path.states[-1], goal_row)

@@ -80,9 +80,7 @@ def bfs_fused(tb, wk, ch, start_key, width, max_depth, stop_at_goal, fa, out):
             for j in range(m):
                 fa.skey[j, 0] = row_key_le(ch.rows, j)
                 fa.sidx[j] = j
-            sk, si = fa.skey, fa.sidx
-            if radix_sort_into(fa.skey, fa.sidx, m, width, fa.tkey, fa.tidx, fa.counts):
-                sk, si = fa.tkey, fa.tidx
+            sk, si = radix_sort_into(fa.skey, fa.sidx, m, width, fa.tkey, fa.tidx, fa.counts)
             j = 0
             while j < m:
                 key = sk[j, 0]
@@ -112,9 +110,7 @@ def bfs_fused(tb, wk, ch, start_key, width, max_depth, stop_at_goal, fa, out):
         for i in range(nc):
             fa.skey[i, 0] = fa.ckey[i]
             fa.sidx[i] = i
-        sk, si = fa.skey, fa.sidx
-        if radix_sort_into(fa.skey, fa.sidx, nc, width, fa.tkey, fa.tidx, fa.counts):
-            sk, si = fa.tkey, fa.tidx
+        sk, si = radix_sort_into(fa.skey, fa.sidx, nc, width, fa.tkey, fa.tidx, fa.counts)
         top = fa.off[depth + 1]
         u = 0
         j = 0
