@@ -270,3 +270,19 @@ def test_gallery_reads_every_chunk_of_a_corpus(tmp_path, run_cli):
     in_part = [{r["name"] for r in csv.DictReader(p.open())} for p in parts]
     picks = [r["name"] for r in rows[:3]]
     assert any(n in in_part[0] for n in picks) and any(n in in_part[1] for n in picks)
+
+
+def test_gallery_and_report_refuse_a_csv_that_is_not_a_bench_table(tmp_path, run_cli):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("corpus,name\nours,heart\n")
+    (tmp_path / "bad.timing.csv").write_text("name\nheart\n")
+    for args in (("gallery", bad, "--paths", DATA, "--svg", tmp_path / "g.svg"),
+                 ("report", "summary", bad, "--csv", tmp_path / "s.csv", "--html", tmp_path / "s.html")):
+        code, out, err = run_cli("nonogram", *args)
+        assert code == 2 and "Traceback" not in err
+        assert err.strip().endswith(f"{bad}:1: not the expected table: no column " + (
+            "status, width, height" if args[0] == "gallery" else "status, line_solvable"))
+    binary = tmp_path / "bin.csv"
+    binary.write_bytes(b"\x00\xff\xfe")
+    code, _, err = run_cli("nonogram", "gallery", binary, "--paths", DATA, "--svg", tmp_path / "g.svg")
+    assert code == 2 and f"{binary}: not a readable CSV table" in err

@@ -87,5 +87,18 @@ def write_table(df: pd.DataFrame, csv_path: str | Path | None = None, html_path:
         atomic_write(html_path, to_html_page(df, title=title, note=note))
 
 
-def read_table(csv_path: str | Path) -> pd.DataFrame:
-    return pd.read_csv(csv_path, keep_default_na=False, na_values=[""])
+def read_table(csv_path: str | Path, required: tuple[str, ...] = ()) -> pd.DataFrame:
+    """A CSV table; an unreadable file, or one without the `required` columns, is the user's input
+    error (`PATH:1: ...`), not a traceback."""
+    from .errors import InputError
+
+    try:
+        df = pd.read_csv(csv_path, keep_default_na=False, na_values=[""])
+    except FileNotFoundError:
+        raise InputError("no such file", csv_path) from None
+    except (OSError, UnicodeDecodeError, pd.errors.EmptyDataError, pd.errors.ParserError) as exc:
+        raise InputError(f"not a readable CSV table ({exc})", csv_path) from None
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise InputError(f"not the expected table: no column {', '.join(missing)}", csv_path, 1)
+    return df

@@ -25,7 +25,7 @@ def load_runs(results: list[str]) -> pd.DataFrame:
         tim = timing_path(res)
         if not Path(tim).is_file():
             raise InputError(f"no timing file {quote(Path(tim).name)} beside this bench result", res)
-        a, b = read_table(res), read_table(tim)
+        a, b = read_table(res, ("corpus", "name", "status", "line_solvable")), read_table(tim, ("name",))
         if len(a) != len(b) or list(a["name"].astype(str)) != list(b["name"].astype(str)):
             raise InputError(f"timing file {tim} does not match {res} row by row")
         a = a.copy()
@@ -137,7 +137,7 @@ def time_plot(df: pd.DataFrame, path: str) -> None:
 
 def load_reference(references: list[str]) -> pd.DataFrame:
     """The reference solver's rows; `t` = its own clock when it finished, the killed child's CPU time otherwise."""
-    ref = pd.concat([read_table(r) for r in references], ignore_index=True)
+    ref = pd.concat([read_table(r, ("corpus", "name", "time_s")) for r in references], ignore_index=True)
     ref["corpus"] = ref["corpus"].astype(str)
     ref["name"] = ref["name"].astype(str)
     ref["t"] = pd.to_numeric(ref["time_s"], errors="coerce")
@@ -316,7 +316,7 @@ def gallery(results: list[str], paths: list[str], count: int, title: str, out: s
     from .experiments import load_all
     from .solver import Options, solve
 
-    df = pd.concat([read_table(r) for r in results], ignore_index=True)
+    df = pd.concat([read_table(r, ("name", "status", "width", "height")) for r in results], ignore_index=True)
     df["name"] = df["name"].astype(str)
     solved = df[df["status"].isin(("unique", "multiple", "solved"))]
     # Prefer unique puzzles, then the larger ones, evenly spread over the corpus.
