@@ -8,6 +8,7 @@ from puzzlelab.snakebird.pipeline import (
 )
 from puzzlelab.snakebird.pipeline import reference_jobs as snakebird_reference_jobs
 from puzzlelab.snakebird.pipeline import per_level as snakebird_per_level
+from puzzlelab.snakebird.pipeline import level_resource as snakebird_level_resource
 
 SB_CFG = config["snakebird_levels"]
 SB_JOBS = snakebird_level_jobs(SB_CFG, CORPORA, HAVE_CORPORA)
@@ -84,10 +85,10 @@ rule snakebird_solve:
         sblevel=r"[A-Za-z0-9_-]+",
     conda:
         ENV
-    threads: threads_for("snakebird_solve")
+    threads: lambda wc: snakebird_level_resource(config, wc.sblevel, "threads")
     resources:
-        mem_mb=mem_mb_for("snakebird_solve"),
-        runtime=runtime_for("snakebird_solve"),
+        mem_mb=lambda wc: snakebird_level_resource(config, wc.sblevel, "mem_mb"),
+        runtime=lambda wc: snakebird_level_resource(config, wc.sblevel, "runtime"),
     params:
         budget=SB_CFG["memory_budget"],
         workdir="results/snakebird_levels/spill",

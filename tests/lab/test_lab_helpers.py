@@ -13,6 +13,7 @@ from puzzlelab.lab.hashing import sha256_file
 from puzzlelab.lab.results import split_volatile
 from puzzlelab.lab.sizes import child_peak_rss_bytes, parse_size, peak_rss_bytes
 from puzzlelab.lab.snakemake_support import evenly_spaced, resource_for
+from puzzlelab.snakebird.pipeline import level_resource
 
 
 def test_atomic_write_replaces_and_leaves_no_temp(tmp_path):
@@ -92,6 +93,11 @@ def test_evenly_spaced_and_resources():
     assert resource_for(cfg, "x", "threads") == 4
     assert resource_for(cfg, "x", "mem_mb") == 100
     assert resource_for(cfg, "y", "threads") == 1
+    cfg["resources"]["snakebird_solve"] = {"threads": 1, "mem_mb": 6000}
+    cfg["snakebird_levels"] = {"level_resources": {"levelstar6": {"threads": 4}}}
+    assert level_resource(cfg, "levelstar6", "threads") == 4
+    assert level_resource(cfg, "levelstar6", "mem_mb") == 6000
+    assert level_resource(cfg, "level00", "threads") == 1
 
 
 def test_plots_are_byte_stable(tmp_path):

@@ -128,6 +128,22 @@ def test_scorecard_and_cost_tables(workdir, first_run):
     assert cost["jobs"].sum() > 0
 
 
+def test_a_level_gets_its_own_threads_and_memory(workdir, tmp_path):
+    """`snakebird_levels.level_resources.<level>` overrides resources.snakebird_solve for that job only."""
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text("snakebird_levels:\n  level_resources:\n    portal: {threads: 2, mem_mb: 7777}\n")
+    done = snakemake(workdir, "results/snakebird_levels/runs/project/portal.json",
+                     "results/snakebird_levels/runs/project/first-steps.json", "--dry-run", "--forceall",
+                     "--printshellcmds", "--nocolor", config=[*TEST_CONFIG, str(overlay)])
+    assert done.returncode == 0, done.stderr[-2000:]
+    solves = [b for b in (done.stdout + done.stderr).split("\n\n") if "rule snakebird_solve:" in b]
+    portal = [b for b in solves if "project/portal.json" in b]
+    other = [b for b in solves if "project/first-steps.json" in b]
+    assert len(portal) == 1 and len(other) == 1
+    assert "threads: 2" in portal[0] and "mem_mb=7777" in portal[0] and "NUMBA_NUM_THREADS=2 " in portal[0]
+    assert "threads: 2" not in other[0] and "mem_mb=7777" not in other[0] and "NUMBA_NUM_THREADS=1 " in other[0]
+
+
 def test_experiment_listing(workdir):
     done = subprocess.run([*SNAKEMAKE, "--dry-run", "--quiet", *TEST_CONFIG], cwd=workdir,
                           env={**env(), "PUZZLELAB_LIST_EXPERIMENTS": "1"}, capture_output=True, text=True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from ..lab.snakemake_support import resource_for
+
 PROJECT_DIR = "data/snakebird"
 CORPUS_DIR = ("snakebird", "levels")
 
@@ -66,3 +68,11 @@ def per_level(pattern: str, jobs: dict[str, str]) -> list[str]:
         sbset, _, sblevel = key.partition("/")
         out.append(pattern.format(sbset=sbset, sblevel=sblevel))
     return out
+
+
+def level_resource(config: dict, level: str, key: str):
+    """A solve job's threads / mem_mb / runtime: `snakebird_levels.level_resources.<level>.<key>` for
+    the few levels that need more than the others (more threads shorten the wall time of a long
+    search: expansion and codec are threaded), else `resources.snakebird_solve.<key>`."""
+    own = (config.get("snakebird_levels", {}).get("level_resources") or {}).get(level) or {}
+    return own[key] if key in own else resource_for(config, "snakebird_solve", key)
