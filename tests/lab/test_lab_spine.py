@@ -183,6 +183,14 @@ def test_dry_run_jobs_and_their_price(tmp_path):
     table = pd.DataFrame([["full", "mk", "exp", "results/benchmarks/exp/mk/1.tsv", "", 2, 1024, 100.0, 60.0, 500.0,
                            1.0]], columns=cost.COST_COLUMNS)
     assert cost.Pricer(table, "full").price(jobs[0]).source == "measured"
+    # measured at 2 threads, planned at 4: same CPU time, wall time by Amdahl's law
+    table.loc[0, "threads"] = 2
+    jobs[0].threads = 4
+    at4 = cost.Pricer(table, "full").price(jobs[0])
+    p = cost.PARALLEL_FRACTION
+    assert at4.cpu_s == 100.0 and at4.wall_s == pytest.approx(60.0 * (1 - p + p / 4) / (1 - p + p / 2))
+    jobs[0].threads = 2
+    assert cost.Pricer(table, "full").price(jobs[0]).wall_s == pytest.approx(60.0)
     other = cost.Pricer(table, "quick").price(jobs[0])
     assert other.source == "rule" and other.cpu_s == pytest.approx(100.0)
     assert cost.Pricer(table, "full").price(jobs[1]).source == "default"

@@ -3,10 +3,11 @@
 `plan` speaks before a run: jobs, CPU-hours, wall time on N cores, peak memory and disk per
 experiment, estimated from `reference/*/costs.csv` — one row per job measured here (Snakemake's
 `benchmark:` file of the job, and the size of its outputs). A job whose command line was measured
-is priced at its measured cost (whatever config ran it); another job of a measured rule from the
-rule's measurement nearest in size (the size flags of its command line: seeds, widths, puzzles,
-repetitions, and the node or work limit of a rule that declares `resources: runs_to_limit=1`), its
-work scaled linearly above the rule's start-up cost; anything else at `DEFAULT_CPU_S`.
+is priced at its measured cost (whatever config ran it; at another thread count its wall time by
+Amdahl's law); another job of a measured rule from the rule's measurement nearest in size (the
+size flags of its command line: seeds, widths, puzzles, repetitions, and the node or work limit
+of a rule that declares `resources: runs_to_limit=1`), its work scaled linearly above the rule's
+start-up cost; anything else at `DEFAULT_CPU_S`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ DEFAULT_CPU_S = 60.0
 # measured job's time is work that grows with its size.
 START_UP_S = 2.0
 DEFAULT_RSS_MB = 300.0
+# A job measured at one thread count and planned at another: its wall time follows Amdahl's law with
+# this parallel fraction (its CPU time is kept), from the one scaling measured here: level19's BFS
+# search took 1.6x less wall time at 2 threads than at 1 (quiet machine, same result).
+PARALLEL_FRACTION = 0.75
 COST_COLUMNS = ["label", "rule", "experiment", "job", "command", "threads", "scale", "cpu_s", "wall_s",
                 "max_rss_mb", "disk_mb"]
 # Flags whose values multiply a job's work roughly linearly (puzzles, seeds, widths, repetitions).
@@ -277,7 +282,8 @@ class Pricer:
         self.by_command: dict[tuple, tuple] = {}
         self.by_rule: dict[str, list] = {}
         for r in table.itertuples(index=False):
-            entry = (float(r.cpu_s), float(r.wall_s), float(r.max_rss_mb), float(r.disk_mb), float(r.scale or 1))
+            entry = (float(r.cpu_s), float(r.wall_s), float(r.max_rss_mb), float(r.disk_mb), float(r.scale or 1),
+                     int(r.threads or 1))
             if str(r.label) == label:
                 self.exact[(r.rule, r.job)] = entry
             if str(r.command):
@@ -287,11 +293,18 @@ class Pricer:
     def price(self, job: Job) -> Estimate:
         hit = self.by_command.get((job.rule, job.command)) or self.exact.get((job.rule, job.key))
         if hit:
-            return Estimate(*hit[:4], "measured")
+            cpu, wall, rss, disk, _, measured_threads = hit
+            wall *= speedup(measured_threads) / speedup(job.threads)
+            return Estimate(cpu, wall, rss, disk, "measured")
         seen = self.by_rule.get(job.rule)
         if seen:
             return Estimate(*scaled(seen, job.scale), "rule")
         return Estimate(DEFAULT_CPU_S, DEFAULT_CPU_S, DEFAULT_RSS_MB, 0.0, "default")
+
+
+def speedup(threads: int) -> float:
+    """Wall-time speed-up of a job at `threads` threads over one thread (Amdahl, PARALLEL_FRACTION)."""
+    return 1.0 / ((1.0 - PARALLEL_FRACTION) + PARALLEL_FRACTION / max(1, int(threads)))
 
 
 def scaled(seen: list[tuple], scale: float) -> tuple[float, float, float, float]:
