@@ -113,6 +113,9 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--times-link", metavar="PATH",
                    help="levels: the report item the time and memory rows point to (the levels-time table's "
                         "--html; default: --html)")
+    p.add_argument("--scorecard-rows", choices=("levels", "deep"), default="levels",
+                   help="levels: which scorecard rows --scorecard writes (deep: the largest search's states, "
+                        "bits per state and moves, for the snakebird_deep experiment)")
 
 
 def _add_unreadable_ok(p) -> None:
@@ -284,5 +287,6 @@ def _report(args) -> int:
     from .report import write
 
     write(args.table, args.runs, csv=args.csv, html=args.html, svg=args.svg, references=args.reference,
-          public_csv=args.public_layers, scorecard=args.scorecard, times_link=args.times_link)
+          public_csv=args.public_layers, scorecard=args.scorecard, times_link=args.times_link,
+          scorecard_rows_kind=args.scorecard_rows)
     return 0

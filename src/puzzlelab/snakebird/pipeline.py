@@ -29,6 +29,21 @@ def level_jobs(section: dict, corpora: Path, have_corpora: bool) -> dict[str, st
     return jobs
 
 
+DEEP_EXPERIMENT = "snakebird_deep"
+
+
+def experiment_jobs(section: dict, jobs: dict[str, str]) -> dict[str, dict[str, str]]:
+    """The level jobs split between the two experiments: `snakebird_deep` gets those of the selected
+    corpus levels named in `deep_levels` (searches of hours, run and recorded on their own),
+    `snakebird_levels` the rest."""
+    deep = set(section.get("deep_levels", []))
+    out = {"snakebird_levels": {}, DEEP_EXPERIMENT: {}}
+    for key, path in jobs.items():
+        kind, name = key.split("/", 1)
+        out[DEEP_EXPERIMENT if kind == "corpus" and name in deep else "snakebird_levels"][key] = path
+    return out
+
+
 def missing_corpus_levels(section: dict, corpora: Path) -> list[str]:
     wanted = section.get("corpus_levels", [])
     if wanted == "all" or not wanted:
@@ -61,12 +76,13 @@ def reference_jobs(jobs: dict[str, str], prefix: str) -> dict[str, str]:
     return out
 
 
-def per_level(pattern: str, jobs: dict[str, str]) -> list[str]:
-    """A rule's output pattern (`{sbset}`, `{sblevel}`) filled in for every level job, in key order."""
+def per_level(pattern: str, jobs: dict[str, str], **fixed: str) -> list[str]:
+    """A rule's output pattern (`{sbset}`, `{sblevel}` and the `fixed` wildcards, e.g. `sbexp`) filled
+    in for every level job, in key order."""
     out = []
     for key in sorted(jobs):
         sbset, _, sblevel = key.partition("/")
-        out.append(pattern.format(sbset=sbset, sblevel=sblevel))
+        out.append(pattern.format(sbset=sbset, sblevel=sblevel, **fixed))
     return out
 
 

@@ -232,6 +232,33 @@ def scorecard_rows(df: pd.DataFrame, tf: pd.DataFrame, links: dict) -> list:
     return rows
 
 
+DEEP_STATES = 4.6e9  # the article's largest search: 4.6 billion visited states, 0.7 bits per state
+
+
+def deep_scorecard_rows(df: pd.DataFrame, links: dict) -> list:
+    """Seed 000's figures of its largest search (levelstar6): visited states, bits per state, moves."""
+    from ..lab.scorecard import Row, verdict
+
+    states_fig = "visited states of the largest search"
+    bits_fig = "visited set of the largest search, bits per state"
+    moves_fig = "largest search solved at the published optimal length"
+    if df.empty:
+        return [Row("000", states_fig, "4.6 billion states", "", link=links["levels"]),
+                Row("000", bits_fig, "0.7 bits/state", "", link=links["bits"]),
+                Row("000", moves_fig, "published moves", "", link=links["levels"])]
+    big = df.loc[df["states"].idxmax()]
+    states, bits = int(big["states"]), float(big["bits per state"])
+    rows = [Row("000", states_fig, "4.6 billion states", f"{states:,} states ({big['level']})", "",
+                verdict(float(states), DEEP_STATES, better="equal", rel_tol=0.02), links["levels"]),
+            Row("000", bits_fig, "0.7 bits/state", f"{bits:.3g} bits/state ({big['level']})", "",
+                verdict(bits, 0.7, better="lower", rel_tol=0.1), links["bits"])]
+    published = big["published moves"]
+    if pd.notna(published):
+        rows.append(Row("000", moves_fig, f"{int(published)} moves", f"{int(big['moves'])} moves ({big['level']})",
+                        "", verdict(float(big["moves"]), float(published), better="lower"), links["levels"]))
+    return rows
+
+
 def level_panels(runs) -> list:
     """(level, title) of every solved run, in the levels table's order (set, then level name)."""
     from .level import load_level
@@ -288,9 +315,10 @@ PLOTS = {"levels": lambda runs, tables, svg: plot_bits(tables[0], svg),
 
 def write(table: str, runs: list[str], *, csv: str, html: str, svg: str | None = None,
           references: list[str] = (), public_csv: str | None = None, scorecard: str | None = None,
-          times_link: str | None = None) -> None:
+          times_link: str | None = None, scorecard_rows_kind: str = "levels") -> None:
     """`puzzlelab snakebird report TABLE RUNS...`: one table (CSV + HTML), its figure, and for `levels`
-    the scorecard rows (the time and memory rows point to `times_link`, the levels-time table)."""
+    the scorecard rows (the time and memory rows point to `times_link`, the levels-time table;
+    `scorecard_rows_kind="deep"`: the figures of the article's largest search instead)."""
     from ..lab.scorecard import write_rows
 
     if svg and table not in PLOTS:
@@ -302,4 +330,6 @@ def write(table: str, runs: list[str], *, csv: str, html: str, svg: str | None =
         PLOTS[table](runs, tables, svg)
     if scorecard:
         links = {"levels": html, "times": times_link or html, "bits": svg or html}
-        write_rows(scorecard_rows(tables[0], tables[1], links), scorecard)
+        rows = deep_scorecard_rows(tables[0], links) if scorecard_rows_kind == "deep" else \
+            scorecard_rows(tables[0], tables[1], links)
+        write_rows(rows, scorecard)
