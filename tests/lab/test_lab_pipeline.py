@@ -144,6 +144,32 @@ def test_a_level_gets_its_own_threads_and_memory(workdir, tmp_path):
     assert "threads: 2" not in other[0] and "mem_mb=7777" not in other[0] and "NUMBA_NUM_THREADS=1 " in other[0]
 
 
+def test_deep_levels_are_their_own_experiment(workdir, tmp_path):
+    """`snakebird_levels.deep_levels` moves those corpus levels to snakebird_deep, under results/snakebird_deep/."""
+    from puzzlelab.snakebird.pipeline import experiment_jobs
+
+    jobs = {"project/portal": "p", "corpus/level01": "a", "corpus/levelstar6": "b"}
+    split = experiment_jobs({"deep_levels": ["levelstar6", "portal"]}, jobs)
+    assert split == {"snakebird_levels": {"project/portal": "p", "corpus/level01": "a"},
+                     "snakebird_deep": {"corpus/levelstar6": "b"}}
+    assert experiment_jobs({}, jobs)["snakebird_deep"] == {}
+    corpus = REPO.parent / "shared" / "corpora" / "snakebird" / "levels"
+    if not (corpus / "level01.txt").exists():
+        pytest.skip(f"shared corpora not found at {corpus.parent.parent}: the dry run needs two corpus levels")
+    overlay = tmp_path / "overlay.yaml"
+    overlay.write_text(f"corpora_dir: {corpus.parent.parent}\nreference_solvers: {{snakebird_cpp: ''}}\n"
+                       "snakebird_levels:\n  corpus_levels: [level00, level01]\n  deep_levels: [level01]\n")
+    done = snakemake(workdir, "snakebird_levels", "snakebird_deep", "--dry-run", "--forceall", "--printshellcmds",
+                     "--nocolor", config=[*TEST_CONFIG, str(overlay)])
+    assert done.returncode == 0, done.stderr[-2000:]
+    text = done.stdout + done.stderr
+    assert "results/snakebird_deep/runs/corpus/level01.json" in text
+    assert "results/snakebird_levels/runs/corpus/level00.json" in text
+    assert "results/snakebird_levels/runs/corpus/level01.json" not in text
+    assert "results/snakebird_deep/runs/corpus/level00.json" not in text
+    assert "--scorecard-rows deep" in text
+
+
 def test_experiment_listing(workdir):
     done = subprocess.run([*SNAKEMAKE, "--dry-run", "--quiet", *TEST_CONFIG], cwd=workdir,
                           env={**env(), "PUZZLELAB_LIST_EXPERIMENTS": "1"}, capture_output=True, text=True)

@@ -100,6 +100,34 @@ def test_scorecard_rows_of_seed_000(runs):
     assert timed["link"].endswith("levels.timing.html")
 
 
+def test_deep_scorecard_rows_judge_the_largest_search(runs):
+    """--scorecard-rows deep: the article's largest search (4.6 G states, 0.7 bits), judged on our largest."""
+    from puzzlelab.cli import main
+
+    folder, paths, ref = runs
+    out = folder / "deep"
+    out.mkdir()
+    assert main(["snakebird", "report", "levels", *map(str, paths), "--csv", str(out / "l.csv"),
+                 "--html", str(out / "l.html"), "--scorecard", str(out / "s.csv"), "--scorecard-rows", "deep"]) == 0
+    card = {r["figure"]: r for r in rows(out / "s.csv")}
+    states = card["visited states of the largest search"]
+    biggest = max(paths, key=lambda p: json.loads(p.read_text())["states"])
+    assert biggest.stem in states["ours"] and f"{json.loads(biggest.read_text())['states']:,} states" in states["ours"]
+    assert states["verdict"] == "missed"  # hundreds of states against 4.6 billion
+    bits = card["visited set of the largest search, bits per state"]
+    assert bits["article"] == "0.7 bits/state" and bits["verdict"] in {"missed", "beaten", "reproduced"}
+    assert "corpus levels solved at the published optimal length" not in card
+
+
+def test_deep_scorecard_rows_without_runs_say_not_run_here():
+    import pandas as pd
+
+    from puzzlelab.snakebird.report import deep_scorecard_rows
+
+    got = deep_scorecard_rows(pd.DataFrame(), {"levels": "l.html", "bits": "b.svg"})
+    assert [r.verdict for r in got] == ["not run here"] * 3 and got[0].article == "4.6 billion states"
+
+
 def test_report_tables_are_the_cli_tables_and_refuse_a_figure_they_lack(runs, capsys):
     from puzzlelab.cli import main
     from puzzlelab.snakebird.cli import REPORT_TABLES
