@@ -19,6 +19,52 @@ import time
 from numba import njit
 
 WARMING = "PUZZLELAB_WARMING"  # set in the child process that fills the kernel cache
+CACHE_LOCK_SUFFIX = ".lock"  # beside each of numba's cache index files
+
+
+def _locked(method, mode_name: str):
+    """`method` of numba's cache file, run holding a lock (LOCK_EX or LOCK_SH) on the file beside its index."""
+    import fcntl
+
+    mode = getattr(fcntl, mode_name)
+
+    def guarded(self, *args, **kwargs):
+        try:
+            fh = open(self._index_path + CACHE_LOCK_SUFFIX, "a")
+        except OSError:  # a cache folder this process cannot write: numba does without the cache
+            return method(self, *args, **kwargs)
+        with fh:
+            fcntl.flock(fh, mode)
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                fcntl.flock(fh, fcntl.LOCK_UN)
+
+    guarded.__wrapped__ = method
+    return guarded
+
+
+def guard_cache_files() -> None:
+    """Make numba's kernel cache safe for processes that fill it at once.
+
+    numba reads a kernel's cache index, adds an entry and writes it back without a lock, and names the
+    entry's data file by the first number free in the index it read: two processes compiling different
+    specialisations of one kernel on a cold cache (pytest-xdist workers, parallel Snakemake jobs) can
+    both take number N, and a later process then loads one specialisation's machine code for the other
+    (seen in CI: the Balda forward baseline ran a `grow` compiled for empty start cells and listed wrong
+    moves). numba's developers suggest a file lock (numba issue #10128): every save holds an exclusive
+    lock beside the index, every load a shared one, so an index and its data files are always read whole.
+    """
+    from numba.core.caching import IndexDataCacheFile
+
+    if getattr(IndexDataCacheFile.save, "__wrapped__", None) is not None:
+        return
+    IndexDataCacheFile.save = _locked(IndexDataCacheFile.save, "LOCK_EX")
+    IndexDataCacheFile.flush = _locked(IndexDataCacheFile.flush, "LOCK_EX")
+    IndexDataCacheFile.load = _locked(IndexDataCacheFile.load, "LOCK_SH")
+
+
+guard_cache_files()
 
 
 def _njit(fn, **options):
