@@ -223,3 +223,42 @@ def test_jobs_started_together_fill_the_kernel_cache_once(monkeypatch, tmp_path)
         job.join()
     assert len(children) == 1
     assert (tmp_path / ".puzzlelab-warming.lock").exists()
+
+
+def test_a_job_that_starts_during_a_warm_up_waits_for_all_of_it(monkeypatch, tmp_path):
+    # The warm-up child saves kernels one by one, so the cache looks warm before it is full: a job
+    # that starts meanwhile must wait for the child (it compiled the rest in-process and peaked at
+    # 1.3 GB on a 60 k-state Snakebird level when it did not).
+    import threading
+    import time
+
+    from numba.core import config
+
+    from puzzlelab.lab import jit
+
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv(jit.WARMING, raising=False)
+    saved = []
+    events = []
+
+    def fake_run(cmd, **kw):
+        saved.append("first kernel")  # from here on the cache looks warm
+        time.sleep(0.3)
+        events.append("warm-up done")
+
+    monkeypatch.setattr(jit, "kernels_cached", lambda module: bool(saved))
+    monkeypatch.setattr(jit.subprocess, "run", fake_run)
+
+    def job():
+        jit.warm_in_child([jit], ["--version"])
+        events.append("job goes on")
+
+    first = threading.Thread(target=job)
+    first.start()
+    while not saved:
+        time.sleep(0.01)
+    second = threading.Thread(target=job)
+    second.start()
+    first.join()
+    second.join()
+    assert events == ["warm-up done", "job goes on", "job goes on"]

@@ -186,8 +186,10 @@ def warm_in_child(modules: list, argv: list[str]) -> None:
     """When the kernels of these modules are not in the cache yet, compile them in a child process that runs
     `puzzlelab ARGV` (a small run of the same command), so that this process loads them from the
     cache: the compiler's memory (700 MB on a Snakebird level) stays out of this process's peak."""
-    if os.environ.get(WARMING) or all(kernels_cached(m) for m in modules):
+    if os.environ.get(WARMING):
         return
+    # always under the lock, even when the cache looks warm: a warm-up child under way has already
+    # saved some kernels, and a job that looked without the lock would compile the rest in-process
     with _warming_lock():  # jobs started together: one fills the cache, the others wait, then load it
         if all(kernels_cached(m) for m in modules):
             return
