@@ -193,19 +193,26 @@ def test_work_clock_leaves_compiling_out(tmp_path, monkeypatch):
     assert 0 <= cpu < 0.05 + 0.02
 
 
-def test_jobs_started_together_fill_the_kernel_cache_once(monkeypatch, tmp_path):
-    # Two jobs find the cache cold at the same moment: one runs the warm-up child, the other waits
-    # for it and then finds the cache filled (without the lock both would see it cold, or one would
-    # see it half-filled and compile in-process).
-    import threading
-    import time
-
+@pytest.fixture
+def warming_jit(monkeypatch, tmp_path):
+    """`puzzlelab.lab.jit` with numba's cache folder in tmp_path, in a process that is no warm-up child."""
     from numba.core import config
 
     from puzzlelab.lab import jit
 
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
     monkeypatch.delenv(jit.WARMING, raising=False)
+    return jit
+
+
+def test_jobs_started_together_fill_the_kernel_cache_once(warming_jit, monkeypatch, tmp_path):
+    # Two jobs find the cache cold at the same moment: one runs the warm-up child, the other waits
+    # for it and then finds the cache filled (without the lock both would see it cold, or one would
+    # see it half-filled and compile in-process).
+    import threading
+    import time
+
+    jit = warming_jit
     filled = []
     children = []
 
@@ -225,19 +232,14 @@ def test_jobs_started_together_fill_the_kernel_cache_once(monkeypatch, tmp_path)
     assert (tmp_path / ".puzzlelab-warming.lock").exists()
 
 
-def test_a_job_that_starts_during_a_warm_up_waits_for_all_of_it(monkeypatch, tmp_path):
+def test_a_job_that_starts_during_a_warm_up_waits_for_all_of_it(warming_jit, monkeypatch):
     # The warm-up child saves kernels one by one, so the cache looks warm before it is full: a job
     # that starts meanwhile must wait for the child (it compiled the rest in-process and peaked at
     # 1.3 GB on a 60 k-state Snakebird level when it did not).
     import threading
     import time
 
-    from numba.core import config
-
-    from puzzlelab.lab import jit
-
-    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv(jit.WARMING, raising=False)
+    jit = warming_jit
     saved = []
     events = []
 

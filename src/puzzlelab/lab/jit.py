@@ -10,6 +10,7 @@ Kernels that must allocate use `allocating_kernel`.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import subprocess
 import sys
@@ -22,23 +23,16 @@ WARMING = "PUZZLELAB_WARMING"  # set in the child process that fills the kernel 
 CACHE_LOCK_SUFFIX = ".lock"  # beside each of numba's cache index files
 
 
-def _locked(method, mode_name: str):
-    """`method` of numba's cache file, run holding a lock (LOCK_EX or LOCK_SH) on the file beside its index."""
-    import fcntl
-
-    mode = getattr(fcntl, mode_name)
+def _locked(method, mode: int):
+    """`method` of numba's cache file, run holding flock `mode` on the file beside its index."""
 
     def guarded(self, *args, **kwargs):
-        try:
-            fh = open(self._index_path + CACHE_LOCK_SUFFIX, "a")
-        except OSError:  # a cache folder this process cannot write: numba does without the cache
-            return method(self, *args, **kwargs)
-        with fh:
-            fcntl.flock(fh, mode)
+        with contextlib.ExitStack() as stack:
             try:
-                return method(self, *args, **kwargs)
-            finally:
-                fcntl.flock(fh, fcntl.LOCK_UN)
+                stack.enter_context(_file_lock(self._index_path + CACHE_LOCK_SUFFIX, mode))
+            except OSError:  # a cache folder this process cannot write: numba does without the cache
+                pass
+            return method(self, *args, **kwargs)
 
     guarded.__wrapped__ = method
     return guarded
@@ -59,9 +53,9 @@ def guard_cache_files() -> None:
 
     if getattr(IndexDataCacheFile.save, "__wrapped__", None) is not None:
         return
-    IndexDataCacheFile.save = _locked(IndexDataCacheFile.save, "LOCK_EX")
-    IndexDataCacheFile.flush = _locked(IndexDataCacheFile.flush, "LOCK_EX")
-    IndexDataCacheFile.load = _locked(IndexDataCacheFile.load, "LOCK_SH")
+    IndexDataCacheFile.save = _locked(IndexDataCacheFile.save, fcntl.LOCK_EX)
+    IndexDataCacheFile.flush = _locked(IndexDataCacheFile.flush, fcntl.LOCK_EX)
+    IndexDataCacheFile.load = _locked(IndexDataCacheFile.load, fcntl.LOCK_SH)
 
 
 guard_cache_files()
@@ -202,15 +196,21 @@ def _warming_lock():
     """An exclusive lock on a file beside numba's cache (one per version of the sources): without it,
     a job that starts while another is filling the cache sees some kernels there, skips its own
     warm-up and compiles the rest in-process (1.1 GB peak on a 138-state Snakebird level)."""
-    import fcntl
     import tempfile
 
     from numba.core.config import CACHE_DIR
 
     folder = CACHE_DIR or tempfile.gettempdir()
     os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, ".puzzlelab-warming.lock"), "a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
+    with _file_lock(os.path.join(folder, ".puzzlelab-warming.lock"), fcntl.LOCK_EX):
+        yield
+
+
+@contextlib.contextmanager
+def _file_lock(path: str, mode: int):
+    """Hold flock `mode` (LOCK_EX or LOCK_SH) on the file at `path`, created when missing, for the block."""
+    with open(path, "a") as fh:
+        fcntl.flock(fh, mode)
         try:
             yield
         finally:
