@@ -314,6 +314,36 @@ def test_sat_back_end_agrees_with_brute_force(seed):
             assert np.array_equal(search.solutions[0], truth[0])
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_sat_encoding_of_a_partly_decided_state_has_exactly_its_solutions(seed):
+    # The CNF of a state where some cells are already narrowed (to one value, or to two colours) has as
+    # models exactly the pictures that satisfy the clues and fit those cells: all of them, counted by
+    # brute force (the SAT side enumerates up to 8 with blocking clauses).
+    from puzzlelab.nonogram import sat
+    from puzzlelab.nonogram.satenc import Lines
+    from puzzlelab.nonogram.solver import layout
+
+    rng = random.Random(300 + seed)
+    for _ in range(12):
+        colours = rng.choice([1, 2, 3])
+        p = random_puzzle(rng, rng.randint(2, 4), rng.randint(2, 4), colours, rng.choice([0.3, 0.5, 0.7]))
+        full = (1 << p.ncolors) - 1
+        grid = np.full(p.height * p.width, full, dtype=np.int64)
+        for cell in rng.sample(range(len(grid)), len(grid) // 3):
+            value = int(p.goal.ravel()[cell]) if rng.random() < 0.8 else rng.randrange(p.ncolors)
+            grid[cell] = 1 << value
+            if p.ncolors > 2 and rng.random() < 0.5:
+                grid[cell] |= 1 << rng.randrange(p.ncolors)
+        fits = [g for g in count_solutions(p, limit=10**6) if all(grid[i] >> int(v) & 1 for i, v in
+                                                                enumerate(g.ravel()))]
+        search = sat.SatSearch(grid, p.ncolors, Lines(*layout(p)[0][:3]), (p.height, p.width), 8)
+        while not search.step(100):
+            pass
+        search.close()
+        assert len(search.solutions) == min(len(fits), 8) and search.complete == (len(fits) < 8)
+        assert {s.astype(np.int8).tobytes() for s in search.solutions} <= {g.astype(np.int8).tobytes() for g in fits}
+
+
 def test_engines_and_portfolio_agree_on_random_puzzles():
     # Random 20x20 puzzles (the tournament's kind, smaller): the bit engine, the colour-mask engine and the
     # line search handing over to SAT at once give the same statuses and valid solutions.
