@@ -124,8 +124,8 @@ def _cells(grid, ncolors, cnf, fill):
 
 @kernel
 def _either(cnf, fill, neg, s1, v1, s2, v2):
-    """Clauses of `not neg -> (s1 and v1) or (s2 and v2)` (a state variable and a value literal each;
-    s = 0: that alternative is absent): the transition variable t = s and v of Bacchus's encoding,
+    """Clauses of `x -> (s1 and v1) or (s2 and v2)`, given neg = -x (a state variable and a value literal
+    each; s = 0: that alternative is absent): the transition variable t = s and v of Bacchus's encoding,
     eliminated by distributing. Tautologies (b/w: v2 = -v1) and repeats are left out."""
     if s1 == 0 or s2 == 0:
         s = s1 + s2
