@@ -117,9 +117,17 @@ def _cells(grid, ncolors, cnf, fill):
         _end(cnf, fill)
         for a in range(first, last + 1):  # at most one
             for b in range(a + 1, last + 1):
-                _put(cnf, fill, -a)
-                _put(cnf, fill, -b)
-                _end(cnf, fill)
+                _clause(cnf, fill, -a, -b, 0)
+
+
+@kernel
+def _clause(cnf, fill, a, b, c):
+    """The clause (a or b or c) of two or three literals (c = 0: two)."""
+    _put(cnf, fill, a)
+    _put(cnf, fill, b)
+    if c != 0:
+        _put(cnf, fill, c)
+    _end(cnf, fill)
 
 
 @kernel
@@ -128,37 +136,17 @@ def _either(cnf, fill, neg, s1, v1, s2, v2):
     each; s = 0: that alternative is absent): the transition variable t = s and v of Bacchus's encoding,
     eliminated by distributing. Tautologies (b/w: v2 = -v1) and repeats are left out."""
     if s1 == 0 or s2 == 0:
-        s = s1 + s2
-        v = v1 if s1 != 0 else v2
-        _put(cnf, fill, neg)
-        _put(cnf, fill, s)
-        _end(cnf, fill)
-        _put(cnf, fill, neg)
-        _put(cnf, fill, v)
-        _end(cnf, fill)
+        _clause(cnf, fill, neg, s1 + s2, 0)
+        _clause(cnf, fill, neg, v1 if s1 != 0 else v2, 0)
         return
-    _put(cnf, fill, neg)
-    _put(cnf, fill, s1)
-    _put(cnf, fill, s2)
-    _end(cnf, fill)
+    _clause(cnf, fill, neg, s1, s2)
     if v1 == v2:
-        _put(cnf, fill, neg)
-        _put(cnf, fill, v1)
-        _end(cnf, fill)
+        _clause(cnf, fill, neg, v1, 0)
         return
-    _put(cnf, fill, neg)
-    _put(cnf, fill, s1)
-    _put(cnf, fill, v2)
-    _end(cnf, fill)
-    _put(cnf, fill, neg)
-    _put(cnf, fill, v1)
-    _put(cnf, fill, s2)
-    _end(cnf, fill)
+    _clause(cnf, fill, neg, s1, v2)
+    _clause(cnf, fill, neg, v1, s2)
     if v1 != -v2:
-        _put(cnf, fill, neg)
-        _put(cnf, fill, v1)
-        _put(cnf, fill, v2)
-        _end(cnf, fill)
+        _clause(cnf, fill, neg, v1, v2)
 
 
 @kernel
