@@ -371,6 +371,16 @@ def test_sat_turns_are_reproducible_under_a_work_limit():
     assert runs[0].stats["sat"] == 1 and conflicts in range(1500, 3100)  # 100 + 200 + 400 + 800 (+ 1600)
 
 
+def test_sat_back_end_leads_each_round_unless_told_otherwise():
+    # With the SAT back-end first in each round, a work limit that cuts a round leaves it more conflicts
+    # (and the line-based search less work) than the other order; both stop at the same kind of point.
+    p = generate(25, 25, 0.4, 1, 10, seed=0)[5]
+    lead, follow = (solve(p, Options(sat_after=0, work_limit=500_000_000, sat_first=first)) for first in (True, False))
+    assert lead.status == follow.status == "timeout"
+    assert lead.stats["sat_conflicts"] > follow.stats["sat_conflicts"]
+    assert lead.stats["work"] < follow.stats["work"]
+
+
 def test_sat_affordable_follows_the_measured_rate():
     from puzzlelab.nonogram import sat
 

