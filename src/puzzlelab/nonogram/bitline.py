@@ -1,4 +1,4 @@
-"""Exact deduction on one black-and-white line of at most 62 cells, bit-parallel: one word per set of cells.
+"""Exact deduction on one line, bit-parallel: one word per set of cells.
 
 `o` holds the cells that may be black, `z` those that may be white (bit c = cell c). The same
 dynamic programme as `linesolve`, but over sets of positions at once (bit p = "after p cells"):
@@ -8,7 +8,8 @@ holding blocks j..k-1. A block's possible starts are the positions where its run
 fits (`_runs`), both tables agree; a cell may be black when a possible start of some block covers it
 (`_cover`), and white when a prefix ending before it and a suffix starting after it hold all blocks
 between them. Moving over white-able cells is an occluded fill (Kogge-Stone, 6 shifts), so a line
-costs a few operations per block instead of one DP step per cell and block.
+costs a few operations per block instead of one DP step per cell and block. `solve_colour_bits`
+runs the same programme on colour lines of at most 62 cells, with one set of cells per colour.
 """
 
 from __future__ import annotations
@@ -120,6 +121,66 @@ def solve_bits(o, z, n, blen, k, tab):
     for j in range(k + 1):
         bz |= tab[0, j] & (tab[2, j] >> 1)
     return True, o & bo, z & bz & cmask
+
+
+@kernel
+def solve_colour_bits(cells, n, blen, bcol, bslot, k, slotcol, nslot, tab, acc, out):
+    """A line of at most 62 cells with blocks of any colours, bit-parallel: `linesolve.solve_line`'s answers.
+
+    cells/out: colour masks per cell (bit 0 background); blocks as in `solve_line` (bslot: each block's
+    colour slot, slotcol: the colour of each of the nslot slots). tab: (3, rows, words) int64 scratch
+    with rows >= k + 1 and >= nslot; acc: nslot int64 scratch. The programme of `solve_bits` with one
+    position set per colour of the line: blocks of one colour need a background cell between them,
+    blocks of two colours may touch. False when no placement fits.
+    """
+    one = np.int64(1)
+    cmask = (one << n) - 1
+    pmask = (one << (n + 1)) - 1
+    z = np.int64(0)
+    for s in range(nslot):
+        tab[2, s, 0] = 0  # cells that may take the slot's colour
+        acc[s] = 0  # cells some possible placement covers with it
+    for i in range(n):
+        c = cells[i]
+        z |= (c & 1) << i
+        for s in range(nslot):
+            tab[2, s, 0] |= ((c >> slotcol[s]) & 1) << i
+    # Forward: tab[0, j] = positions after blocks 0..j-1 and background cells, tab[1, j] = starts of block j.
+    full = _fill_right(one, z, pmask)
+    tab[0, 0, 0] = full
+    ends = np.int64(0)
+    for j in range(k):
+        length = blen[j]
+        ready = full
+        if j > 0 and bcol[j - 1] == bcol[j]:
+            ready = _fill_right(((ends & z) << 1) & pmask, z, pmask)  # at least one background cell first
+        st = ready & _runs(tab[2, bslot[j], 0], length)
+        tab[1, j, 0] = st
+        ends = (st << length) & pmask
+        full = _fill_right(ends, z, pmask)
+        tab[0, j + 1, 0] = full
+    if full >> n & 1 == 0:
+        return False
+    # Backward: Hfull_j = positions before blocks j..k-1 (background cells first); a cell may stay
+    # background when a prefix ending at it and a suffix starting after it hold all blocks between them.
+    hfull = _fill_left(one << n, z)
+    bz = tab[0, k, 0] & (hfull >> 1)
+    for j in range(k - 1, -1, -1):
+        length = blen[j]
+        after = hfull  # block j may end here: the rest fits after it
+        if j < k - 1 and bcol[j + 1] == bcol[j]:
+            after = z & (hfull >> 1)
+        st = _runs(tab[2, bslot[j], 0], length) & (after >> length)
+        hfull = _fill_left(st, z)
+        bz |= tab[0, j, 0] & (hfull >> 1)
+        acc[bslot[j]] |= _cover(st & tab[1, j, 0], length, cmask)
+    bz &= z
+    for i in range(n):
+        v = (bz >> i) & 1
+        for s in range(nslot):
+            v |= ((acc[s] >> i) & 1) << slotcol[s]
+        out[i] = v
+    return True
 
 
 # --- Lines of any length: the same programme over arrays of words -----------------------------------

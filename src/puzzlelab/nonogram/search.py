@@ -19,7 +19,7 @@ import numpy as np
 
 from ..lab.bits import lowest_bit
 from ..lab.jit import inline_kernel, kernel
-from .bitline import WORD_BITS, solve_words
+from .bitline import MAX_CELLS, WORD_BITS, solve_colour_bits, solve_words
 from .linecache import lookup, pack, store
 from .linesolve import LineWork, solve_line
 
@@ -35,7 +35,7 @@ M_PROP, M_NODE, M_ENTER, M_BACK = 0, 1, 2, 3
 # run() results (STALLED: propagation alone stopped at the root; the caller may set up the line cache)
 DONE, LIMIT_REACHED, INTERRUPTED, STALLED = 0, 1, 2, 3
 # flags
-F_PROBING, F_NAIVE, F_SWEEP, F_CACHE, F_BALANCED, F_WORDS = 1, 2, 4, 8, 16, 32
+F_PROBING, F_NAIVE, F_SWEEP, F_CACHE, F_BALANCED, F_WORDS, F_COLOUR_BITS = 1, 2, 4, 8, 16, 32, 64
 # ROOT values: what propagation alone did at the root
 ROOT_UNKNOWN, ROOT_SOLVED, ROOT_CONTRADICTION, ROOT_STALLED = 0, 1, 2, 3
 
@@ -168,6 +168,9 @@ def _solve_one(pz, ws, grid, ctr, tab, line, naive):
     ctr[WORK] += n * (k + 1)
     if ctr[FLAGS] & F_WORDS:  # black and white: the bit-parallel solver, the same answers
         ok = _solve_words(cells, n, blen[line], k, wtab, wtmp, out)
+    elif ctr[FLAGS] & F_COLOUR_BITS and n <= MAX_CELLS:  # colours, one word per colour: the same answers
+        ok = solve_colour_bits(cells, n, blen[line], bcol[line], bslot[line], k, slotcol[line], nslot[line], wtab,
+                               win[0], out)
     else:
         ok = solve_line(cells, n, blen[line], bcol[line], bslot[line], blo[line], bhi[line], k, slotcol[line],
                         nslot[line], LineWork(P, S, nc, diff, win), out, naive)

@@ -41,7 +41,7 @@ class Options:
     # Adaptive probing: after `window` probed nodes of which at least `fail_pct`% learnt nothing, branch
     # `sprint` nodes without probing (window 0 = always probe).
     portfolio: bool = True  # after propagation stalls, run both branching rules in turn (see _Generic)
-    bits: bool = True  # black and white: the bit engine up to 62x62, bit-parallel lines beyond (else colour masks)
+    bits: bool = True  # bit-parallel lines: the bit engine for b/w up to 62x62, words beyond; colour lines up to 62
     sat: bool = True  # hand hard puzzles to the SAT back-end after `sat_after` work units
     sat_after: int = 200_000_000  # about a quarter of a second of the bit-parallel engine
     sat_first: bool = True  # the SAT back-end takes the first turn of each round (else the line-based search)
@@ -241,7 +241,8 @@ class _Generic:
         self.K, self.p, self.opts = K, p, opts
         flags = (K.F_PROBING if opts.probing else 0) | (K.F_NAIVE if opts.naive else 0) \
             | (K.F_SWEEP if opts.sweep else 0) | (K.F_BALANCED if opts.balanced else 0) \
-            | (K.F_WORDS if p.is_bw and opts.bits and not opts.naive else 0)
+            | (K.F_WORDS if p.is_bw and opts.bits and not opts.naive else 0) \
+            | (K.F_COLOUR_BITS if not p.is_bw and opts.bits and not opts.naive else 0)
         pz, ws = laid
         self.pz = pz
         first = _Search(initial_state(p, opts.max_solutions, flags), pz, ws)
