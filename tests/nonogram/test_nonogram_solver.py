@@ -482,8 +482,8 @@ def _colour_line_answers(cells: np.ndarray, clue: list[tuple[int, int]], n: int)
                     np.zeros((mk, n + 2), np.int32), np.zeros((mk, n + 2), np.int32), np.zeros((2, mk), np.int64))
     dp, bits = np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64)
     ok_dp = solve_line(cells, n, blen, bcol, bslot, arr(lo), arr(hi), k, slotcol, len(slots), work, dp, False)
-    ok_bits = solve_colour_bits(cells, n, blen, bcol, bslot, k, slotcol, len(slots), np.zeros((3, mk + 1, 1), np.int64),
-                                np.zeros(mk, np.int64), bits)
+    ok_bits = solve_colour_bits(cells, n, blen, bcol, bslot, k, slotcol, len(slots), np.zeros((4, mk + 1, 1), np.int64),
+                                bits)
     return (ok_dp, dp[:n].tolist()), (ok_bits, bits[:n].tolist())
 
 
@@ -509,9 +509,10 @@ def test_colour_bit_line_solver_matches_the_dp():
 
 
 def test_colour_bit_lines_change_nothing_but_speed():
-    # Colour puzzles: the colour-mask engine with bit-parallel colour lines (up to 62 cells) takes the very
-    # same steps to the same answers as with its dynamic programme.
-    for p in generate(30, 24, 0.6, 3, 3, seed=7) + generate(40, 40, 0.6, 5, 2, seed=8, style="blocks"):
+    # Colour puzzles: the colour-mask engine with bit-parallel colour lines (up to 62 cells; the dynamic
+    # programme beyond) takes the very same steps to the same answers as with its dynamic programme alone.
+    puzzles = generate(30, 24, 0.6, 3, 3, seed=7) + generate(70, 40, 0.6, 5, 2, seed=8, style="blocks")
+    for p in puzzles + generate(130, 64, 0.7, 4, 1, seed=9, style="blocks"):
         bits, dp = solve(p, Options()), solve(p, Options(bits=False))
         assert bits.status == dp.status and bits.stats == dp.stats
         assert all(np.array_equal(a, b) for a, b in zip(bits.solutions, dp.solutions, strict=True))

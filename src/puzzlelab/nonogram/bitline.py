@@ -9,7 +9,8 @@ fits (`_runs`), both tables agree; a cell may be black when a possible start of 
 (`_cover`), and white when a prefix ending before it and a suffix starting after it hold all blocks
 between them. Moving over white-able cells is an occluded fill (Kogge-Stone, 6 shifts), so a line
 costs a few operations per block instead of one DP step per cell and block. `solve_colour_bits`
-runs the same programme on colour lines of at most 62 cells, with one set of cells per colour.
+runs the same programme on colour lines of at most 62 cells, with one set of cells per colour
+(over arrays of words it was slower than the dynamic programme on 80- and 100-cell colour lines).
 """
 
 from __future__ import annotations
@@ -124,14 +125,14 @@ def solve_bits(o, z, n, blen, k, tab):
 
 
 @kernel
-def solve_colour_bits(cells, n, blen, bcol, bslot, k, slotcol, nslot, tab, acc, out):
+def solve_colour_bits(cells, n, blen, bcol, bslot, k, slotcol, nslot, tab, out):
     """A line of at most 62 cells with blocks of any colours, bit-parallel: `linesolve.solve_line`'s answers.
 
     cells/out: colour masks per cell (bit 0 background); blocks as in `solve_line` (bslot: each block's
-    colour slot, slotcol: the colour of each of the nslot slots). tab: (3, rows, words) int64 scratch
-    with rows >= k + 1 and >= nslot; acc: nslot int64 scratch. The programme of `solve_bits` with one
-    position set per colour of the line: blocks of one colour need a background cell between them,
-    blocks of two colours may touch. False when no placement fits.
+    colour slot, slotcol: the colour of each of the nslot slots). tab: (4, rows, words) int64 scratch
+    with rows >= k + 1 and >= nslot. The programme of `solve_bits` with one set of cells per colour
+    of the line: blocks of one colour need a background cell between them, blocks of two colours may
+    touch. False when no placement fits.
     """
     one = np.int64(1)
     cmask = (one << n) - 1
@@ -139,7 +140,7 @@ def solve_colour_bits(cells, n, blen, bcol, bslot, k, slotcol, nslot, tab, acc, 
     z = np.int64(0)
     for s in range(nslot):
         tab[2, s, 0] = 0  # cells that may take the slot's colour
-        acc[s] = 0  # cells some possible placement covers with it
+        tab[3, s, 0] = 0  # cells some possible placement covers with it
     for i in range(n):
         c = cells[i]
         z |= (c & 1) << i
@@ -173,12 +174,12 @@ def solve_colour_bits(cells, n, blen, bcol, bslot, k, slotcol, nslot, tab, acc, 
         st = _runs(tab[2, bslot[j], 0], length) & (after >> length)
         hfull = _fill_left(st, z)
         bz |= tab[0, j, 0] & (hfull >> 1)
-        acc[bslot[j]] |= _cover(st & tab[1, j, 0], length, cmask)
+        tab[3, bslot[j], 0] |= _cover(st & tab[1, j, 0], length, cmask)
     bz &= z
     for i in range(n):
         v = (bz >> i) & 1
         for s in range(nslot):
-            v |= ((acc[s] >> i) & 1) << slotcol[s]
+            v |= ((tab[3, s, 0] >> i) & 1) << slotcol[s]
         out[i] = v
     return True
 
@@ -384,3 +385,4 @@ def solve_words(o, z, n, blen, k, tab, tmp):
         o[i] &= bo[i]
         z[i] &= t[i]
     return True
+

@@ -169,8 +169,7 @@ def _solve_one(pz, ws, grid, ctr, tab, line, naive):
     if ctr[FLAGS] & F_WORDS:  # black and white: the bit-parallel solver, the same answers
         ok = _solve_words(cells, n, blen[line], k, wtab, wtmp, out)
     elif ctr[FLAGS] & F_COLOUR_BITS and n <= MAX_CELLS:  # colours, one word per colour: the same answers
-        ok = solve_colour_bits(cells, n, blen[line], bcol[line], bslot[line], k, slotcol[line], nslot[line], wtab,
-                               win[0], out)
+        ok = solve_colour_bits(cells, n, blen[line], bcol[line], bslot[line], k, slotcol[line], nslot[line], wtab, out)
     else:
         ok = solve_line(cells, n, blen[line], bcol[line], bslot[line], blo[line], bhi[line], k, slotcol[line],
                         nslot[line], LineWork(P, S, nc, diff, win), out, naive)

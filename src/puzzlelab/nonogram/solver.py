@@ -41,7 +41,7 @@ class Options:
     # Adaptive probing: after `window` probed nodes of which at least `fail_pct`% learnt nothing, branch
     # `sprint` nodes without probing (window 0 = always probe).
     portfolio: bool = True  # after propagation stalls, run both branching rules in turn (see _Generic)
-    bits: bool = True  # bit-parallel lines: the bit engine for b/w up to 62x62, words beyond; colour lines up to 62
+    bits: bool = True  # bit-parallel lines (else the dynamic programme): b/w up to 62x62 in the bit engine
     sat: bool = True  # hand hard puzzles to the SAT back-end after `sat_after` work units
     sat_after: int = 200_000_000  # about a quarter of a second of the bit-parallel engine
     sat_first: bool = True  # the SAT back-end takes the first turn of each round (else the line-based search)
@@ -129,7 +129,7 @@ def layout(p: Puzzle):
         np.zeros((maxslot, maxn + 2), dtype=np.int32),  # difference arrays
         np.zeros(maxn + 1, dtype=np.int64),  # packed line key for the cache
         np.zeros((2, maxk), dtype=np.int64),  # block windows of the line being solved
-        np.zeros((3, maxk + 1, words_for(maxn)), dtype=np.int64),  # bit-parallel solver: position sets per block
+        np.zeros((4, maxk + 1, words_for(maxn)), dtype=np.int64),  # bit-parallel solvers: position sets per block
         np.zeros((9, words_for(maxn)), dtype=np.int64),  # its scratch words; the line's o, z (5, 6) and before (7, 8)
     )
     return (meta, blen, bcol, bslot, nslot, slotcol, blo, bhi), ws
