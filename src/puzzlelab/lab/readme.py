@@ -89,7 +89,7 @@ def _machines(run: dict) -> str:
     if len(seen) <= 1:
         return run["machine"]
     kinds = sorted(seen, key=lambda m: (-seen[m], m))
-    return " / ".join(f"{m} ({seen[m]} parts)" for m in kinds)
+    return " / ".join(f"{m} ({seen[m]} part{'s' if seen[m] > 1 else ''})" for m in kinds)
 
 
 def block(reference: str | Path = "reference") -> str:
