@@ -465,8 +465,9 @@ def test_word_lines_change_nothing_but_speed():
 
 
 def _colour_line_answers(cells: np.ndarray, clue: list[tuple[int, int]], n: int):
-    """(ok, out) of the dynamic programme and of the bit-parallel colour solver on one line."""
-    from puzzlelab.nonogram.bitline import solve_colour_bits
+    """(ok, out) of the dynamic programme and of the bit-parallel colour solver on one line (one word up
+    to 62 cells, two up to 123)."""
+    from puzzlelab.nonogram.bitline import MAX_CELLS, solve_colour_bits, solve_colour_pair
 
     k, mk = len(clue), max(1, len(clue))
     slots = sorted({c for _, c in clue})
@@ -482,19 +483,19 @@ def _colour_line_answers(cells: np.ndarray, clue: list[tuple[int, int]], n: int)
                     np.zeros((mk, n + 2), np.int32), np.zeros((mk, n + 2), np.int32), np.zeros((2, mk), np.int64))
     dp, bits = np.zeros(n + 1, np.int64), np.zeros(n + 1, np.int64)
     ok_dp = solve_line(cells, n, blen, bcol, bslot, arr(lo), arr(hi), k, slotcol, len(slots), work, dp, False)
-    ok_bits = solve_colour_bits(cells, n, blen, bcol, bslot, k, slotcol, len(slots), np.zeros((4, mk + 1, 1), np.int64),
-                                bits)
+    solver = solve_colour_bits if n <= MAX_CELLS else solve_colour_pair
+    ok_bits = solver(cells, n, blen, bcol, bslot, k, slotcol, len(slots), np.zeros((4, mk + 1, 2), np.int64), bits)
     return (ok_dp, dp[:n].tolist()), (ok_bits, bits[:n].tolist())
 
 
 def test_colour_bit_line_solver_matches_the_dp():
-    # Colour lines of up to 62 cells, one word per colour: the answers of the dynamic programme (itself
+    # Colour lines of up to 123 cells, one or two words per colour: the answers of the dynamic programme (itself
     # checked against enumeration above), on lines from pictures with cells partly decided, often
     # against the clue, and on clues with one block changed (often no placement at all).
     rng = random.Random(13)
     seen = set()
     for trial in range(3000):
-        n, ncol = rng.randint(1, 62), rng.randint(2, 7)
+        n, ncol = rng.randint(1, 62) if trial % 2 else rng.randint(63, 123), rng.randint(2, 7)
         line = [rng.choice([0] * 3 + list(range(1, ncol))) for _ in range(n)]
         clue = runs(np.array(line))
         if clue and trial % 5 == 0:
@@ -509,7 +510,7 @@ def test_colour_bit_line_solver_matches_the_dp():
 
 
 def test_colour_bit_lines_change_nothing_but_speed():
-    # Colour puzzles: the colour-mask engine with bit-parallel colour lines (up to 62 cells; the dynamic
+    # Colour puzzles: the colour-mask engine with bit-parallel colour lines (up to 123 cells; the dynamic
     # programme beyond) takes the very same steps to the same answers as with its dynamic programme alone.
     puzzles = generate(30, 24, 0.6, 3, 3, seed=7) + generate(70, 40, 0.6, 5, 2, seed=8, style="blocks")
     for p in puzzles + generate(130, 64, 0.7, 4, 1, seed=9, style="blocks"):

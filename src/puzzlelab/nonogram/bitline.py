@@ -9,8 +9,9 @@ fits (`_runs`), both tables agree; a cell may be black when a possible start of 
 (`_cover`), and white when a prefix ending before it and a suffix starting after it hold all blocks
 between them. Moving over white-able cells is an occluded fill (Kogge-Stone, 6 shifts), so a line
 costs a few operations per block instead of one DP step per cell and block. `solve_colour_bits`
-runs the same programme on colour lines of at most 62 cells, with one set of cells per colour
-(over arrays of words it was slower than the dynamic programme on 80- and 100-cell colour lines).
+runs the same programme on colour lines of at most 62 cells, with one set of cells per colour, and
+`solve_colour_pair` on two words up to 123 cells (beyond, the dynamic programme is faster than loops
+over arrays of words for colour lines).
 """
 
 from __future__ import annotations
@@ -568,3 +569,84 @@ def solve_words(o, z, n, blen, k, tab, tmp):
         z[i] &= t[i]
     return True
 
+
+
+@kernel
+def solve_colour_pair(cells, n, blen, bcol, bslot, k, slotcol, nslot, tab, out):
+    """`solve_colour_bits` for colour lines of 63 to 123 cells, whose positions fit in two words
+    (pairs of locals, as `_solve_pair`); tab: (4, rows, >= 2) int64 scratch."""
+    top = n - WORD_BITS
+    cm1 = (np.int64(1) << top) - 1  # cells of the second word
+    pm1 = (np.int64(1) << (top + 1)) - 1  # positions of the second word (to n)
+    z0 = z1 = np.int64(0)
+    for s in range(nslot):
+        tab[2, s, 0] = 0  # cells that may take the slot's colour
+        tab[2, s, 1] = 0
+        tab[3, s, 0] = 0  # cells some possible placement covers with it
+        tab[3, s, 1] = 0
+    for i in range(n):
+        c = cells[i]
+        w = 0 if i < WORD_BITS else 1
+        b = i - w * WORD_BITS
+        if w == 0:
+            z0 |= (c & 1) << b
+        else:
+            z1 |= (c & 1) << b
+        for s in range(nslot):
+            tab[2, s, w] |= ((c >> slotcol[s]) & 1) << b
+    z1 &= cm1
+    # Forward: tab[0, j] = positions after blocks 0..j-1 and background cells, tab[1, j] = starts of block j.
+    f0, f1 = _p_fill_right(np.int64(1), np.int64(0), z0, z1, WORD_MASK, pm1)
+    tab[0, 0, 0] = f0
+    tab[0, 0, 1] = f1
+    e0 = e1 = np.int64(0)
+    for j in range(k):
+        length = blen[j]
+        r0, r1 = f0, f1
+        if j > 0 and bcol[j - 1] == bcol[j]:  # at least one background cell first
+            t0, t1 = _p_shl(e0 & z0, e1 & z1, 1)
+            r0, r1 = _p_fill_right(t0, t1, z0, z1, WORD_MASK, pm1)
+        slot = bslot[j]
+        u0, u1 = _p_runs(tab[2, slot, 0], tab[2, slot, 1], length)
+        s0, s1 = r0 & u0, r1 & u1
+        tab[1, j, 0] = s0
+        tab[1, j, 1] = s1
+        e0, e1 = _p_shl(s0, s1, length)
+        f0, f1 = _p_fill_right(e0, e1, z0, z1, WORD_MASK, pm1)
+        tab[0, j + 1, 0] = f0
+        tab[0, j + 1, 1] = f1
+    if (f1 >> top) & 1 == 0:
+        return False
+    # Backward, as in `solve_colour_bits`.
+    h0, h1 = _p_fill_left(np.int64(0), np.int64(1) << top, z0, z1)
+    w0, w1 = _p_shr(h0, h1, 1)
+    bz0, bz1 = f0 & w0, f1 & w1
+    for j in range(k - 1, -1, -1):
+        length = blen[j]
+        t0, t1 = h0, h1  # block j may end here: the rest fits after it
+        if j < k - 1 and bcol[j + 1] == bcol[j]:
+            t0, t1 = _p_shr(h0, h1, 1)
+            t0 &= z0
+            t1 &= z1
+        a0, a1 = _p_shr(t0, t1, length)
+        slot = bslot[j]
+        u0, u1 = _p_runs(tab[2, slot, 0], tab[2, slot, 1], length)
+        u0 &= a0
+        u1 &= a1
+        h0, h1 = _p_fill_left(u0, u1, z0, z1)
+        w0, w1 = _p_shr(h0, h1, 1)
+        bz0 |= tab[0, j, 0] & w0
+        bz1 |= tab[0, j, 1] & w1
+        c0, c1 = _p_cover(u0 & tab[1, j, 0], u1 & tab[1, j, 1], length)
+        tab[3, slot, 0] |= c0
+        tab[3, slot, 1] |= c1
+    bz0 &= z0
+    bz1 &= z1
+    for i in range(n):
+        w = 0 if i < WORD_BITS else 1
+        b = i - w * WORD_BITS
+        v = ((bz0 if w == 0 else bz1) >> b) & 1
+        for s in range(nslot):
+            v |= ((tab[3, s, w] >> b) & 1) << slotcol[s]
+        out[i] = v
+    return True

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..lab.bits import lowest_bit
 from ..lab.jit import inline_kernel, kernel
-from .bitline import MAX_CELLS, WORD_BITS, solve_colour_bits, solve_words
+from .bitline import MAX_CELLS, WORD_BITS, solve_colour_bits, solve_colour_pair, solve_words
 from .linecache import lookup, pack, store
 from .linesolve import LineWork, solve_line
 
@@ -170,6 +170,8 @@ def _solve_one(pz, ws, grid, ctr, tab, line, naive):
         ok = _solve_words(cells, n, blen[line], k, wtab, wtmp, out)
     elif ctr[FLAGS] & F_COLOUR_BITS and n <= MAX_CELLS:  # colours, one word per colour: the same answers
         ok = solve_colour_bits(cells, n, blen[line], bcol[line], bslot[line], k, slotcol[line], nslot[line], wtab, out)
+    elif ctr[FLAGS] & F_COLOUR_BITS and n < 2 * WORD_BITS:  # two words per colour
+        ok = solve_colour_pair(cells, n, blen[line], bcol[line], bslot[line], k, slotcol[line], nslot[line], wtab, out)
     else:
         ok = solve_line(cells, n, blen[line], bcol[line], bslot[line], blo[line], bhi[line], k, slotcol[line],
                         nslot[line], LineWork(P, S, nc, diff, win), out, naive)

@@ -42,7 +42,7 @@ class Options:
     # `sprint` nodes without probing (window 0 = always probe).
     portfolio: bool = True  # after propagation stalls, run both branching rules in turn (see _Generic)
     bits: bool = True  # bit-parallel lines: the bit engine for b/w up to 62x62, words for longer b/w lines, one
-    # word per colour for colour lines up to 62 cells (else the dynamic programme everywhere)
+    # or two words per colour for colour lines up to 123 cells (else the dynamic programme everywhere)
     sat: bool = True  # hand hard puzzles to the SAT back-end after `sat_after` work units
     sat_after: int = 200_000_000  # about a quarter of a second of the bit-parallel engine
     sat_first: bool = True  # the SAT back-end takes the first turn of each round (else the line-based search)
