@@ -24,41 +24,50 @@ MAX_CELLS = 62  # positions 0..n must fit in a signed 64-bit word without touchi
 
 
 @inline_kernel
+def _kogge_right(x, p):
+    """x and every position reachable from it by steps q -> q+1 into positions of p (occluded fill, 6 shifts;
+    not masked: the caller masks to its word)."""
+    x |= p & (x << 1)
+    p &= p << 1
+    x |= p & (x << 2)
+    p &= p << 2
+    x |= p & (x << 4)
+    p &= p << 4
+    x |= p & (x << 8)
+    p &= p << 8
+    x |= p & (x << 16)
+    p &= p << 16
+    x |= p & (x << 32)
+    return x
+
+
+@inline_kernel
+def _kogge_left(x, p):
+    """x and every position reachable from it by steps q -> q-1 into positions of p."""
+    x |= p & (x >> 1)
+    p &= p >> 1
+    x |= p & (x >> 2)
+    p &= p >> 2
+    x |= p & (x >> 4)
+    p &= p >> 4
+    x |= p & (x >> 8)
+    p &= p >> 8
+    x |= p & (x >> 16)
+    p &= p >> 16
+    x |= p & (x >> 32)
+    return x
+
+
+@inline_kernel
 def _fill_right(seeds, z, pmask):
     """Positions reachable from `seeds` by steps p -> p+1 over white-able cells p."""
-    p = (z << 1) & pmask
-    g = seeds
-    g |= p & (g << 1)
-    p &= p << 1
-    g |= p & (g << 2)
-    p &= p << 2
-    g |= p & (g << 4)
-    p &= p << 4
-    g |= p & (g << 8)
-    p &= p << 8
-    g |= p & (g << 16)
-    p &= p << 16
-    g |= p & (g << 32)
-    return g & pmask
+    return _kogge_right(seeds, (z << 1) & pmask) & pmask
 
 
 @inline_kernel
 def _fill_left(seeds, z):
     """Positions reachable from `seeds` by steps p -> p-1 over white-able cells p-1."""
-    p = z
-    g = seeds
-    g |= p & (g >> 1)
-    p &= p >> 1
-    g |= p & (g >> 2)
-    p &= p >> 2
-    g |= p & (g >> 4)
-    p &= p >> 4
-    g |= p & (g >> 8)
-    p &= p >> 8
-    g |= p & (g >> 16)
-    p &= p >> 16
-    g |= p & (g >> 32)
-    return g
+    return _kogge_left(seeds, z)
 
 
 @inline_kernel
@@ -270,19 +279,7 @@ def _w_fill_right(g, z, n, nw):
         p = (z[i] << 1) & WORD_MASK
         if i > 0:
             p |= z[i - 1] >> (WORD_BITS - 1)
-        x = g[i] | (carry & p)
-        x |= p & (x << 1)
-        p &= p << 1
-        x |= p & (x << 2)
-        p &= p << 2
-        x |= p & (x << 4)
-        p &= p << 4
-        x |= p & (x << 8)
-        p &= p << 8
-        x |= p & (x << 16)
-        p &= p << 16
-        x |= p & (x << 32)
-        x &= WORD_MASK
+        x = _kogge_right(g[i] | (carry & p), p) & WORD_MASK
         g[i] = x
         carry = x >> (WORD_BITS - 1)
     g[n // WORD_BITS] &= (np.int64(1) << (n % WORD_BITS + 1)) - 1
@@ -294,18 +291,7 @@ def _w_fill_left(g, z, nw):
     carry = np.int64(0)
     for i in range(nw - 1, -1, -1):
         p = z[i]
-        x = g[i] | ((carry << (WORD_BITS - 1)) & p)
-        x |= p & (x >> 1)
-        p &= p >> 1
-        x |= p & (x >> 2)
-        p &= p >> 2
-        x |= p & (x >> 4)
-        p &= p >> 4
-        x |= p & (x >> 8)
-        p &= p >> 8
-        x |= p & (x >> 16)
-        p &= p >> 16
-        x |= p & (x >> 32)
+        x = _kogge_left(g[i] | ((carry << (WORD_BITS - 1)) & p), p)
         g[i] = x
         carry = x & 1
 
@@ -331,41 +317,9 @@ def _p_shr(a0, a1, s):
 
 
 @inline_kernel
-def _kogge_right(x, p):
-    x |= p & (x << 1)
-    p &= p << 1
-    x |= p & (x << 2)
-    p &= p << 2
-    x |= p & (x << 4)
-    p &= p << 4
-    x |= p & (x << 8)
-    p &= p << 8
-    x |= p & (x << 16)
-    p &= p << 16
-    x |= p & (x << 32)
-    return x & WORD_MASK
-
-
-@inline_kernel
-def _kogge_left(x, p):
-    x |= p & (x >> 1)
-    p &= p >> 1
-    x |= p & (x >> 2)
-    p &= p >> 2
-    x |= p & (x >> 4)
-    p &= p >> 4
-    x |= p & (x >> 8)
-    p &= p >> 8
-    x |= p & (x >> 16)
-    p &= p >> 16
-    x |= p & (x >> 32)
-    return x
-
-
-@inline_kernel
 def _p_fill_right(g0, g1, z0, z1, pm0, pm1):
     """`_w_fill_right` on two words; pm0/pm1 mask the positions 0..n."""
-    x0 = _kogge_right(g0, (z0 << 1) & WORD_MASK)
+    x0 = _kogge_right(g0, (z0 << 1) & WORD_MASK) & WORD_MASK
     p1 = ((z1 << 1) & WORD_MASK) | (z0 >> (WORD_BITS - 1))
     x1 = _kogge_right(g1 | ((x0 >> (WORD_BITS - 1)) & p1), p1)
     return x0 & pm0, x1 & pm1
