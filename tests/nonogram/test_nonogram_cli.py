@@ -205,6 +205,48 @@ def test_bench_batch_path_changes_no_result(tmp_path, run_cli):
     assert outs[0] == outs[1] and outs[0].count(b"\n") == 48
 
 
+def test_bench_repeats_quick_puzzles_and_keeps_the_fastest_run(tmp_path, run_cli):
+    # Repeats (of every puzzle here, or of none with a tiny --repeat-below) change no result byte and
+    # time every row.
+    outs, cpus = [], []
+    for args in (["--repeats", "1"], ["--repeats", "4"], ["--repeats", "4", "--repeat-below", "0.000001"]):
+        out, timing = tmp_path / f"b{len(outs)}.csv", tmp_path / f"t{len(outs)}.csv"
+        assert run_cli("nonogram", "bench", str(DATA), "--out", out, "--timing", timing, *args)[0] == 0
+        outs.append(out.read_bytes())
+        cpus.append([float(r["cpu_s"]) for r in csv.DictReader(timing.open()) if r["cpu_s"]])
+    assert outs[0] == outs[1] == outs[2] and len(cpus[1]) == 17
+
+
+def test_a_repeated_solve_that_changes_its_answer_is_an_error():
+    from puzzlelab.nonogram.experiments import COLUMNS, fastest
+
+    row = dict.fromkeys(COLUMNS, 0) | {"corpus": "c", "name": "p", "status": "unique", "cpu_s": 0.2}
+    assert fastest(row, row | {"cpu_s": 0.1})["cpu_s"] == 0.1
+    assert fastest(row, row | {"cpu_s": 0.3})["cpu_s"] == 0.2
+    with pytest.raises(RuntimeError, match="c/p: a repeated solve differs in status"):
+        fastest(row, row | {"status": "multiple"})
+
+
+def test_reference_repeats_quick_puzzles_and_keeps_the_fastest(tmp_path, run_cli):
+    # A fake pbnsolve whose own clock reads 0.03, 0.02, 0.01 s on its 1st, 2nd, 3rd run: three runs, the
+    # last kept; one that reads 0.5 s (above --repeat-below) runs once.
+    import os
+
+    for first, prefix, runs, kept in (("3", "0.0", 3, "0.01"), ("50", "0.", 1, "0.5")):
+        count = tmp_path / f"count{first}"
+        count.write_text(first)
+        fake = tmp_path / f"pbn{first}"
+        fake.write_text(f"#!/bin/sh\nn=$(cat {count})\necho $((n - 1)) > {count}\n"
+                        f"echo 'unique'\necho \"Processing Time: {prefix}$n\"\n")
+        os.chmod(fake, 0o755)
+        out = tmp_path / f"r{first}.csv"
+        code, _, err = run_cli("nonogram", "reference", str(DATA / "heart.non"), "--solver", str(fake), "--out", out)
+        row = next(csv.DictReader(out.open()))
+        assert code == 0, err
+        assert row["status"] == "unique" and float(row["time_s"]) == float(kept)
+        assert int(count.read_text()) == int(first) - runs
+
+
 def test_bench_reports_unreadable_files_as_rows(tmp_path, run_cli):
     write(tmp_path, "ok.non", (DATA / "heart.non").read_text())
     write(tmp_path, "broken.nin", "2 2\n1\n")

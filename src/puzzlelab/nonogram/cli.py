@@ -8,6 +8,7 @@ import sys
 from ..lab.cli_support import (
     add_memory_budget_arg,
     add_output_args,
+    add_repeat_args,
     add_report_command,
     add_timeout_arg,
     add_work_limit_arg,
@@ -89,6 +90,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--chunk", metavar="I/N", help="only the I-th of N equal slices of the puzzles (1-based)")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--strict", action="store_true", help="stop at the first unreadable file (default: row `error`)")
+    add_repeat_args(p, "a puzzle our solver")
     p.add_argument("--no-batch", action="store_true",
                    help="one kernel call per puzzle (default: black-and-white puzzles up to 62x62 start in batches "
                         "of many puzzles per call; same answers, less fixed cost per puzzle)")
@@ -142,6 +144,7 @@ def register(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--chunk", metavar="I/N")
     p.add_argument("--out", required=True, metavar="FILE.csv")
     p.add_argument("--format")
+    add_repeat_args(p, "a puzzle pbnsolve")
     p.set_defaults(handler=_reference)
 
     p = add_report_command(sub, REPORT_TABLES, _report,
@@ -235,7 +238,8 @@ def _bench(args) -> int:
     opts = _options(args)
     loaded = experiments.load_all(args.paths, args.format, keep_going=not args.strict)
     loaded = _chunk(loaded[: args.limit] if args.limit else loaded, args.chunk)
-    rows = experiments.run_loaded(loaded, opts, corpus=args.corpus, batch=not args.no_batch)
+    rows = experiments.run_loaded(loaded, opts, corpus=args.corpus, batch=not args.no_batch, repeats=args.repeats,
+                                  repeat_below=args.repeat_below)
     df = pd.DataFrame(rows, columns=experiments.COLUMNS)
     if args.timing:
         write_table(df[experiments.RESULT_COLUMNS], args.out)
@@ -281,9 +285,13 @@ def _reference(args) -> int:
     from ..lab.tables import write_table
     from . import reference
 
-    runner = reference.run_lalafrog if args.kind == "lalafrog" else reference.run
-    rows = runner(args.solver, args.paths, args.timeout, corpus=args.corpus, fmt=args.format,
-                         chunk=lambda items: _chunk(items[: args.limit] if args.limit else items, args.chunk))
+    chunk = lambda items: _chunk(items[: args.limit] if args.limit else items, args.chunk)  # noqa: E731
+    if args.kind == "lalafrog":  # one process for a whole batch: no per-puzzle repeats
+        rows = reference.run_lalafrog(args.solver, args.paths, args.timeout, corpus=args.corpus, fmt=args.format,
+                                      chunk=chunk)
+    else:
+        rows = reference.run(args.solver, args.paths, args.timeout, corpus=args.corpus, fmt=args.format,
+                             chunk=chunk, repeats=args.repeats, repeat_below=args.repeat_below)
     write_table(pd.DataFrame(rows, columns=["corpus", "name", "status", "line_solvable", "time_s", "cpu_s", "wall_s"]),
                 args.out)
     return 0
