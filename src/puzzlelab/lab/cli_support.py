@@ -79,12 +79,12 @@ def add_timeout_arg(parser: argparse.ArgumentParser, default: float | None = Non
 
 
 def add_repeat_args(parser: argparse.ArgumentParser, what: str) -> None:
-    """--repeats N and --repeat-below S: quick measurements taken N times in all, fastest kept."""
+    """--repeats N and --repeat-below S: quick measurements taken N times in all, the median run kept."""
     from .cputime import REPEAT_BELOW_S, REPEATS
 
     parser.add_argument("--repeats", type=positive_int, default=REPEATS, metavar="N",
                         help=f"time {what} solves in under --repeat-below seconds N times in all and keep the "
-                             f"fastest (default {REPEATS}; the answers must not change)")
+                             f"median run (default {REPEATS}; the answers must not change)")
     parser.add_argument("--repeat-below", type=positive_float, default=REPEAT_BELOW_S, metavar="S",
                         help=f"CPU seconds under which a solve is timed again (default {REPEAT_BELOW_S:g})")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..lab.cputime import REPEAT_BELOW_S, REPEATS
+from ..lab.cputime import REPEAT_BELOW_S, REPEATS, median_run
 from ..lab.errors import InputError
 from ..lab.progress import Progress
 from .formats import FORMATS, load
@@ -100,7 +100,7 @@ def run(specs: list[str], opts: Options, corpus: str | None = None, fmt: str | N
 def run_loaded(items: list[Loaded], opts: Options, corpus: str | None = None, progress: bool = True,
                batch: bool = True, repeats: int = REPEATS, repeat_below: float = REPEAT_BELOW_S) -> list[dict]:
     """One row per item; a puzzle solved in under `repeat_below` CPU seconds is solved `repeats` times in
-    all and keeps its fastest run's times (the answers are the same every time: checked)."""
+    all and keeps its median run's times (the answers are the same every time: checked)."""
     warm_up()
     # The loaded puzzles (hundreds of thousands of clue tuples on the big corpora) live until the end:
     # freeze them out of the garbage collector, whose full passes otherwise land inside timed solves
@@ -109,21 +109,24 @@ def run_loaded(items: list[Loaded], opts: Options, corpus: str | None = None, pr
     try:
         rows = _run_loaded(items, opts, corpus, progress, batch)
         quick = [i for i, r in enumerate(rows) if r["status"] not in ("error", "timeout") and r["cpu_s"] < repeat_below]
+        runs = {i: [rows[i]] for i in quick}
         for _ in range(repeats - 1):
             for i, again in zip(quick, _run_loaded([items[j] for j in quick], opts, corpus, False, batch)):
-                rows[i] = fastest(rows[i], again)
+                runs[i].append(same_answer(rows[i], again))
+        for i in quick:
+            rows[i] = median_run(runs[i], key=lambda r: r["cpu_s"])
         return rows
     finally:
         gc.unfreeze()
 
 
-def fastest(row: dict, again: dict) -> dict:
-    """The faster of two timed runs of one puzzle, after checking that they gave the same answer."""
+def same_answer(row: dict, again: dict) -> dict:
+    """`again`, a repeated timed run of the puzzle of `row`, after checking that it gave the same answer."""
     kept = RESULT_COLUMNS + [c for c in TIMING_COLUMNS if c not in ("time_s", "cpu_s")]
     differ = [c for c in kept if row[c] != again[c]]
     if differ:
         raise RuntimeError(f"{row['corpus']}/{row['name']}: a repeated solve differs in {', '.join(differ)}")
-    return again if again["cpu_s"] < row["cpu_s"] else row
+    return again
 
 
 def _batches(items: list[Loaded], opts: Options, size: int = BATCH):

@@ -17,7 +17,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..lab.cputime import REPEAT_BELOW_S, REPEATS, run_cpu_limited
+from ..lab.cputime import REPEAT_BELOW_S, REPEATS, median_run, run_cpu_limited
 from ..lab.errors import InputError, quote
 from ..lab.progress import Progress
 from .experiments import load_all
@@ -71,7 +71,8 @@ def run(executable: str, specs: list[str], timeout: float, corpus: str | None = 
         progress: bool = True, chunk=None, repeats: int = REPEATS, repeat_below: float = REPEAT_BELOW_S) -> list[dict]:
     """pbnsolve on every puzzle, one process each; `timeout` is CPU seconds per puzzle (status `timeout`),
     so that a loaded machine stops each puzzle where a quiet one does (a wall-clock stop at WALL_FACTOR x).
-    A puzzle it solves in under `repeat_below` seconds is run `repeats` times, fastest kept, as ours is."""
+    A puzzle it solves in under `repeat_below` seconds is run `repeats` times and its median run kept, as ours is
+    (runs that end in another status are dropped)."""
     exe, items = _solver_and_puzzles(executable, specs, fmt, chunk)
     rows = []
     with tempfile.TemporaryDirectory(prefix="pbnsolve-") as tmp, \
@@ -87,13 +88,12 @@ def run(executable: str, specs: list[str], timeout: float, corpus: str | None = 
                 continue
             xml = Path(tmp) / f"p{k}.xml"
             xml.write_text(pbnxml.write(it.puzzle), encoding="utf-8")
-            row.update(_pbnsolve(exe, xml, timeout))
-            for _ in range(repeats - 1):
-                if not row["time_s"] < repeat_below:  # a timeout's time is NaN: not repeated
-                    break
-                again = _pbnsolve(exe, xml, timeout)
-                if again["status"] == row["status"] and again["time_s"] < row["time_s"]:
-                    row.update(again)
+            first = _pbnsolve(exe, xml, timeout)
+            runs = [first]
+            if first["time_s"] < repeat_below:  # a timeout's time is NaN: not repeated
+                runs += [r for r in (_pbnsolve(exe, xml, timeout) for _ in range(repeats - 1))
+                         if r["status"] == first["status"]]
+            row.update(median_run(runs, key=lambda r: r["time_s"]))
             status = row["status"]
             rows.append(row)
             bar.update(1, note=f"{row['name']}: {status}")
