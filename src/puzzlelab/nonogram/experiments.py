@@ -30,6 +30,8 @@ RESULT_COLUMNS = ["corpus", "name", "size", "width", "height", "colors", "status
 # ... and what depends on the machine: times, and the work counters (a timeout stops at a moment that
 # depends on the clock, so what it had found by then is kept here too).
 TIMING_COLUMNS = ["corpus", "name", "time_s", "cpu_s", "found", "line_solves", "work", "probes", "branches"]
+# What a repeated timed solve must give again: everything but the times.
+ANSWER_COLUMNS = RESULT_COLUMNS + [c for c in TIMING_COLUMNS if c not in ("time_s", "cpu_s")]
 COLUMNS = RESULT_COLUMNS[:-1] + TIMING_COLUMNS[2:] + ["error"]
 BATCH = 256  # puzzles per kernel call of the batch path (progress is reported between calls)
 EXTENSIONS = {ext for _, exts, _ in FORMATS.values() for ext in exts} | {".txt"}
@@ -122,8 +124,7 @@ def run_loaded(items: list[Loaded], opts: Options, corpus: str | None = None, pr
 
 def same_answer(row: dict, again: dict) -> dict:
     """`again`, a repeated timed run of the puzzle of `row`, after checking that it gave the same answer."""
-    kept = RESULT_COLUMNS + [c for c in TIMING_COLUMNS if c not in ("time_s", "cpu_s")]
-    differ = [c for c in kept if row[c] != again[c]]
+    differ = [c for c in ANSWER_COLUMNS if row[c] != again[c]]
     if differ:
         raise RuntimeError(f"{row['corpus']}/{row['name']}: a repeated solve differs in {', '.join(differ)}")
     return again

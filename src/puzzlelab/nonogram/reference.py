@@ -94,9 +94,8 @@ def run(executable: str, specs: list[str], timeout: float, corpus: str | None = 
                 runs += [r for r in (_pbnsolve(exe, xml, timeout) for _ in range(repeats - 1))
                          if r["status"] == first["status"]]
             row.update(median_run(runs, key=lambda r: r["time_s"]))
-            status = row["status"]
             rows.append(row)
-            bar.update(1, note=f"{row['name']}: {status}")
+            bar.update(1, note=f"{row['name']}: {row['status']}")
     return rows
 
 
