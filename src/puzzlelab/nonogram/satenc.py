@@ -33,9 +33,9 @@ from ..lab.jit import kernel
 class Lines(NamedTuple):
     """The clue of every line (rows, then columns), as `solver.layout` lays them out."""
 
-    meta: np.ndarray  # (lines, 4): cells, first cell index, stride, blocks
-    blen: np.ndarray  # (lines, max blocks) block lengths
-    bcol: np.ndarray  # (lines, max blocks) block colours
+    meta: np.ndarray  # (lines, 5): cells, first cell index, stride, blocks, first block
+    blen: np.ndarray  # (blocks of all lines,) block lengths
+    bcol: np.ndarray  # (blocks of all lines,) block colours
 
 
 class Work(NamedTuple):
@@ -156,14 +156,15 @@ def _line(grid, lines, line, wk, cnf, fill):
     start = lines.meta[line, 1]
     stride = lines.meta[line, 2]
     k = lines.meta[line, 3]
+    b0 = lines.meta[line, 4]
     pat = wk.pat
     L = 0
-    for j in range(k):
-        if j > 0 and lines.bcol[line, j - 1] == lines.bcol[line, j]:
+    for j in range(b0, b0 + k):
+        if j > b0 and lines.bcol[j - 1] == lines.bcol[j]:
             pat[L] = 0
             L += 1
-        for _ in range(lines.blen[line, j]):
-            pat[L] = lines.bcol[line, j]
+        for _ in range(lines.blen[j]):
+            pat[L] = lines.bcol[j]
             L += 1
     pat[L] = 0
     W = L + 1

@@ -66,12 +66,14 @@ def _clear_queue(q, inq, ctr):
 
 @kernel
 def _write(grid, tcell, told, ctr, idx, new):
-    """Change one cell, remembering the old mask on the trail."""
+    """Change one cell, remembering the old mask on the trail (except in the first propagation at the root,
+    which nothing ever undoes: a big line-solvable puzzle then touches no trail pages at all)."""
     old = grid[idx]
-    t = ctr[TPOS]
-    tcell[t] = idx
-    told[t] = old
-    ctr[TPOS] = t + 1
+    if ctr[ROOT] != ROOT_UNKNOWN:
+        t = ctr[TPOS]
+        tcell[t] = idx
+        told[t] = old
+        ctr[TPOS] = t + 1
     if not _single(old) and _single(new):
         ctr[UNKNOWN] -= 1
     grid[idx] = new
@@ -149,6 +151,8 @@ def _solve_one(pz, ws, grid, ctr, tab, line, naive):
     start = meta[line, 1]
     stride = meta[line, 2]
     k = meta[line, 3]
+    b0 = meta[line, 4]
+    b1 = b0 + k
     for i in range(n):
         cells[i] = grid[start + i * stride]
     ctr[SOLVES] += 1
@@ -167,14 +171,16 @@ def _solve_one(pz, ws, grid, ctr, tab, line, naive):
             return hit == 1, n, start, stride
     ctr[WORK] += n * (k + 1)
     if ctr[FLAGS] & F_WORDS:  # black and white: the bit-parallel solver, the same answers
-        ok = _solve_words(cells, n, blen[line], k, wtab, wtmp, out)
+        ok = _solve_words(cells, n, blen[b0:b1], k, wtab, wtmp, out)
     elif ctr[FLAGS] & F_COLOUR_BITS and n <= MAX_CELLS:  # colours, one word per colour: the same answers
-        ok = solve_colour_bits(cells, n, blen[line], bcol[line], bslot[line], k, slotcol[line], nslot[line], wtab, out)
+        ok = solve_colour_bits(cells, n, blen[b0:b1], bcol[b0:b1], bslot[b0:b1], k, slotcol[line], nslot[line],
+                               wtab, out)
     elif ctr[FLAGS] & F_COLOUR_BITS and n < 2 * WORD_BITS:  # two words per colour
-        ok = solve_colour_pair(cells, n, blen[line], bcol[line], bslot[line], k, slotcol[line], nslot[line], wtab, out)
+        ok = solve_colour_pair(cells, n, blen[b0:b1], bcol[b0:b1], bslot[b0:b1], k, slotcol[line], nslot[line],
+                               wtab, out)
     else:
-        ok = solve_line(cells, n, blen[line], bcol[line], bslot[line], blo[line], bhi[line], k, slotcol[line],
-                        nslot[line], LineWork(P, S, nc, diff, win), out, naive)
+        ok = solve_line(cells, n, blen[b0:b1], bcol[b0:b1], bslot[b0:b1], blo[b0:b1], bhi[b0:b1], k,
+                        slotcol[line], nslot[line], LineWork(P, S, nc, diff, win), out, naive)
     if use_cache:
         store(tab, line, h, key, nw, bits, n, ok, out)
     return ok, n, start, stride
@@ -202,7 +208,8 @@ def _propagate_words(pz, ws, st, line):
     for w in range(nw):
         o0[w] = o[w]
         z0[w] = z[w]
-    if not solve_words(o, z, n, blen[line], k, wtab, wtmp):
+    b0 = meta[line, 4]
+    if not solve_words(o, z, n, blen[b0:b0 + k], k, wtab, wtmp):
         return False
     nrows = ctr[R_]
     for w in range(nw):
@@ -596,7 +603,9 @@ def run(pz, ws, st):
 
 @kernel
 def fill_layout(nrows, ncols, counts, flat, meta, blen, bcol, bslot, blo, bhi, nslot, slotcol):
-    """Fill the kernels' per-line arrays from the clues (flat (length, colour) pairs, `counts` per line).
+    """Fill the kernels' arrays from the clues (flat (length, colour) pairs, `counts` per line): per line its
+    meta row (cells, first cell, stride, blocks, first block), per block (in clue order, lines one after
+    the other) its length, colour, colour slot and window.
 
     Block j's window: it starts after blocks 0..j-1 at their tightest (a gap only between equal
     colours) and ends before blocks j+1.. at theirs. Slots: the distinct colours of the line.
@@ -615,12 +624,13 @@ def fill_layout(nrows, ncols, counts, flat, meta, blen, bcol, bslot, blo, bhi, n
             meta[line, 1] = line - nrows
             meta[line, 2] = ncols
         meta[line, 3] = k
+        meta[line, 4] = pos
         n = meta[line, 0]
         ns = 0
         for j in range(k):
-            blen[line, j] = flat[pos + j, 0]
+            blen[pos + j] = flat[pos + j, 0]
             c = flat[pos + j, 1]
-            bcol[line, j] = c
+            bcol[pos + j] = c
             slot = -1
             for t in range(ns):
                 if slotcol[line, t] == c:
@@ -629,21 +639,21 @@ def fill_layout(nrows, ncols, counts, flat, meta, blen, bcol, bslot, blo, bhi, n
                 slot = ns
                 slotcol[line, ns] = c
                 ns += 1
-            bslot[line, j] = slot
+            bslot[pos + j] = slot
         nslot[line] = ns
         x = 0
         for j in range(k):
-            if j > 0 and bcol[line, j - 1] == bcol[line, j]:
+            if j > 0 and bcol[pos + j - 1] == bcol[pos + j]:
                 x += 1
-            blo[line, j] = x
-            x += blen[line, j]
+            blo[pos + j] = x
+            x += blen[pos + j]
         x = n
         for j in range(k - 1, -1, -1):
-            if j < k - 1 and bcol[line, j + 1] == bcol[line, j]:
+            if j < k - 1 and bcol[pos + j + 1] == bcol[pos + j]:
                 x -= 1
-            x -= blen[line, j]
-            bhi[line, j] = x
-        if k > 0 and bhi[line, 0] < blo[line, 0] and bad < 0:
+            x -= blen[pos + j]
+            bhi[pos + j] = x
+        if k > 0 and bhi[pos] < blo[pos] and bad < 0:
             bad = line
         pos += k
     return bad
