@@ -196,6 +196,25 @@ def test_backtracking_resumes_exactly_between_slices(g8, monkeypatch):
     assert not whole[0].timed_out
 
 
+@pytest.mark.parametrize("order", ["row", "spiral", "border", "comb"])
+def test_exact_loop_walks_the_same_nodes_as_the_general_loop(g8, order):
+    """The spent-budget loop is a faster path, not another search: with and without it, every budget
+    gives the same nodes, depth, score and board (hints included: cells next to a hint match 3 sides)."""
+    puzzle, solution = g8
+    for hints in ([], hints_from_board(solution, e2_hint_cells(8, 8))):
+        tables = build_tables(puzzle, order, hints)
+        for tol, budget in itertools.product((0, 1, 3), (1, 2, 57, 20_000)):
+            fast, general = run_search(tables, budget, tol), run_search(tables, budget, tol, exact_loop=False)
+            assert (fast.nodes, fast.depth, fast.score, fast.exhausted) == \
+                (general.nodes, general.depth, general.score, general.exhausted), (order, len(hints), tol, budget)
+            assert _board_digest(fast.board) == _board_digest(general.board)
+    # a 3x3 is small enough to walk to the end: the exhausted tree is the same too
+    small, _ = generate(3, seed=2)
+    tables = build_tables(small, order)
+    fast, general = run_search(tables, 10**6, 0), run_search(tables, 10**6, 0, exact_loop=False)
+    assert (fast.nodes, fast.depth, fast.exhausted) == (general.nodes, general.depth, general.exhausted)
+
+
 def test_cli_timeout_marks_the_record(g8, tmp_path, run_cli, monkeypatch):
     puzzle, _ = g8
     from puzzlelab.edgematch.puzzle import write_puzzle
