@@ -172,28 +172,20 @@ def _pair_start(pl, st, d):
 
 
 @inline_kernel
-def _usable(pl, st, d, lo, hi):
-    """Bit y set for entry lo + y of a pair list whose piece is unused and that matches depth d's other
-    placed sides. The class's usable entries never change while it is open (the pieces placed below
-    it come back before its next candidate is taken), so this is computed once, when it opens."""
+def _usable(pl, st, d, lst, lo, hi, matched):
+    """Bit y set for entry lo + y of `lst` (a pair list: `matched` = 2, a side list: 1) whose piece is
+    unused and that matches depth d's placed sides past the first `matched`. The class's usable entries
+    never change while it is open (the pieces placed below it come back before its next candidate is
+    taken), so this is computed once, when it opens."""
     k = _p(pl, d, P_K)
     m = np.uint64(0)
     for y in range(hi - lo):
-        pr = np.int64(pl.pair_pr[_u(lo + y)])
+        pr = np.int64(lst[_u(lo + y)])
         ok = np.uint64(1) - np.uint64(st.used[_u(pr >> 2)])
-        for j in range(2, k):
+        for j in range(matched, k):
             if not _matches(pl, st, d, pr, j):
                 ok = np.uint64(0)
         m |= ok << np.uint64(y)
-    return m
-
-
-@inline_kernel
-def _free(lst, st, lo, hi):
-    """Bit y set for entry lo + y of list `lst` whose piece is unused (a side list of at most 64 entries)."""
-    m = np.uint64(0)
-    for y in range(hi - lo):
-        m |= (np.uint64(1) - np.uint64(st.used[_u(lst[_u(lo + y)] >> 2)])) << np.uint64(y)
     return m
 
 
@@ -208,7 +200,7 @@ def _open_class(pl, st, d):
         if hi - lo <= 64:
             _set(st, d, S_MODE, PAIR)
             _set(st, d, S_SIDE, lo)
-            _set(st, d, S_MASK, np.int64(_usable(pl, st, d, lo, hi)))
+            _set(st, d, S_MASK, np.int64(_usable(pl, st, d, pl.pair_pr, lo, hi, 2)))
         else:
             _set(st, d, S_MODE, PAIR_LONG)
             _set(st, d, S_POS, lo)
@@ -219,7 +211,7 @@ def _open_class(pl, st, d):
         if want == 1 and phase == 0 and hi - lo <= 64:
             _set(st, d, S_MODE, SIDE_BITS)
             _set(st, d, S_SIDE, lo)
-            _set(st, d, S_MASK, np.int64(_free(pl.side_pr, st, lo, hi)))
+            _set(st, d, S_MASK, np.int64(_usable(pl, st, d, pl.side_pr, lo, hi, 1)))
         else:
             _set(st, d, S_MODE, SIDES)
             _set(st, d, S_SIDE, 0)
@@ -238,23 +230,15 @@ def _matches(pl, st, d, pr, j):
 
 
 @inline_kernel
-def _next_pair(pl, st, d):
-    """The next usable entry of the pair list: the lowest bit left in its mask, cleared as it is taken."""
+def _next_masked(pl, st, d):
+    """PAIR / SIDE_BITS: the next usable entry of the list, the lowest bit left in its mask (cleared as
+    it is taken), or -1."""
     m = np.uint64(_s(st, d, S_MASK))
     if m == 0:
         return -1
     _set(st, d, S_MASK, np.int64(m & (m - np.uint64(1))))
-    return np.int64(pl.pair_pr[_u(_s(st, d, S_SIDE) + np.int64(lowest_bit(m)))])
-
-
-@inline_kernel
-def _next_side_bits(pl, st, d):
-    """SIDE_BITS: the next entry of the side list with an unused piece, from its mask like `_next_pair`."""
-    m = np.uint64(_s(st, d, S_MASK))
-    if m == 0:
-        return -1
-    _set(st, d, S_MASK, np.int64(m & (m - np.uint64(1))))
-    return np.int64(pl.side_pr[_u(_s(st, d, S_SIDE) + np.int64(lowest_bit(m)))])
+    y = _s(st, d, S_SIDE) + np.int64(lowest_bit(m))
+    return np.int64(pl.pair_pr[_u(y)] if _s(st, d, S_MODE) == PAIR else pl.side_pr[_u(y)])
 
 
 @inline_kernel
@@ -342,15 +326,13 @@ def _next_fit(pl, st, d, k):
 def _next(pl, st, d):
     """The next candidate of depth d's current class in table order, or -1."""
     mode = _s(st, d, S_MODE)
-    if mode == PAIR:
-        return _next_pair(pl, st, d)
+    if mode == PAIR or mode == SIDE_BITS:
+        return _next_masked(pl, st, d)
     k = _p(pl, d, P_K)
     if mode == SIDES:
         return _next_sides(pl, st, d, k)
     if mode == PAIR_LONG:
         return _next_pair_long(pl, st, d, k)
-    if mode == SIDE_BITS:
-        return _next_side_bits(pl, st, d)
     return _next_fit(pl, st, d, k)
 
 
@@ -453,6 +435,13 @@ def _keep_best(st, best_pr, d, score):
 
 
 @inline_kernel
+def _take_back(st, d, mism, score):
+    """Lift depth d's piece; returns the mismatches and score without it."""
+    st.used[_u(_s(st, d, S_PR) >> 2)] = 0
+    return mism - _s(st, d, S_PHASE), score - _s(st, d, S_GAIN)
+
+
+@inline_kernel
 def _masked(st, d):
     """Depth d takes from a bit mask of the candidates matching all its placed sides (class 0)."""
     mode = _s(st, d, S_MODE)
@@ -500,6 +489,8 @@ def _walk_exact(pl, lim, st, best_pr, d, nodes, mism, score, stop):
             break
         e = d + 1
         k = _p(pl, e, P_K)
+        # Enter e as `_open_class` would for a masked list, keeping the mask for the dead-end test
+        # (spelled out on purpose: entering through `_enter` made this loop ~25% slower, measured).
         if k >= 2:
             ca, cb = _neighbour_colour(pl, st, e, 0), _neighbour_colour(pl, st, e, 1)
             _set(st, e, S_COL, ca)
@@ -511,7 +502,7 @@ def _walk_exact(pl, lim, st, best_pr, d, nodes, mism, score, stop):
             xx = _p(pl, e, P_PBASE) + ca * pl.ncol + cb
             lo, hi = pl.pair_ptr[_u(xx)], pl.pair_ptr[_u(xx + 1)]
             if hi - lo <= 64:
-                mm = _usable(pl, st, e, lo, hi)
+                mm = _usable(pl, st, e, pl.pair_pr, lo, hi, 2)
                 if mm == 0 and k == 2:  # nothing matches at the next cell: entering it would come back
                     st.used[_u(pr >> 2)] = 0
                     score -= g
@@ -531,7 +522,7 @@ def _walk_exact(pl, lim, st, best_pr, d, nodes, mism, score, stop):
                 _set(st, e, S_PHASE, 0)
                 _set(st, e, S_MODE, SIDE_BITS)
                 _set(st, e, S_SIDE, lo)
-                _set(st, e, S_MASK, np.int64(_free(pl.side_pr, st, lo, hi)))
+                _set(st, e, S_MASK, np.int64(_usable(pl, st, e, pl.side_pr, lo, hi, 1)))
                 d = e
                 continue
         if k == 2 and _dead_end(pl, st, e):
@@ -581,9 +572,7 @@ def walk(pl, lim, st, best_pr, stop_at):
                 d = 0
                 status = EXHAUSTED
                 break
-            st.used[_u(_s(st, d, S_PR) >> 2)] = 0
-            mism -= _s(st, d, S_PHASE)
-            score -= _s(st, d, S_GAIN)
+            mism, score = _take_back(st, d, mism, score)
             continue
         # place pr at depth d: one node
         _set(st, d + 1, S_DISC, _s(st, d, S_DISC) + (1 if tried >= 1 else 0))
@@ -602,9 +591,7 @@ def walk(pl, lim, st, best_pr, stop_at):
             break
         if lim.seed == 0 and mism + 1 > lim.tolerance and _p(pl, d + 1, P_K) == 2 and _dead_end(pl, st, d + 1):
             # no mismatch left to allow and nothing matches at the next cell: entering it would come back
-            st.used[_u(pr >> 2)] = 0
-            mism -= m
-            score -= g
+            mism, score = _take_back(st, d, mism, score)
             continue
         d += 1
         _enter(pl, lim, st, d)
