@@ -52,6 +52,13 @@ def test_split_volatile_moves_timings_out():
     assert volatile == {"time_s": 1.5, "peak_rss_bytes": 9, "rounds": [{"time_s": 0.1}, {}]}
 
 
+def test_split_volatile_drops_nested_lists_without_timings():
+    """A board of nested lists (rows of cells) with no timing in it does not reach the timing file."""
+    stable, volatile = split_volatile({"cpu_time_s": 2.0, "board": {"cells": [[{"p": 1}, {"p": 2}], [{"p": 3}]]}})
+    assert stable == {"board": {"cells": [[{"p": 1}, {"p": 2}], [{"p": 3}]]}}
+    assert volatile == {"cpu_time_s": 2.0}
+
+
 @pytest.mark.skipif(not __import__("os").path.exists("/proc/self/status"), reason="needs Linux /proc")
 def test_peak_rss_is_the_programs_own_not_its_parents():
     """A child started by a big parent reports its own peak; a running child's peak is readable."""

@@ -26,6 +26,13 @@ def is_volatile(key: str) -> bool:
     return key in VOLATILE_KEYS or key.endswith(("_time_s", "_per_s")) or key.startswith(("peak_rss", "time_"))
 
 
+def _holds_nothing(tree: Any) -> bool:
+    """True for a volatile tree with no measurement anywhere in it (None, {}, lists of such)."""
+    if isinstance(tree, list):
+        return all(_holds_nothing(x) for x in tree)
+    return tree is None or tree == {}
+
+
 def split_volatile(obj: Any) -> tuple[Any, Any]:
     """Return (stable, volatile): the same nesting, volatile keys moved to the second tree.
 
@@ -40,7 +47,7 @@ def split_volatile(obj: Any) -> tuple[Any, Any]:
                 continue
             s, v = split_volatile(value)
             stable[key] = s
-            if v not in (None, {}, []) and not (isinstance(v, list) and all(x in (None, {}) for x in v)):
+            if not _holds_nothing(v):
                 volatile[key] = v
         return stable, volatile
     if isinstance(obj, list):
