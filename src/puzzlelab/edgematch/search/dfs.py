@@ -466,9 +466,7 @@ def _walk_exact(pl, lim, st, best_pr, d, nodes, mism, score, stop):
                 d = 0
                 status = EXHAUSTED
                 break
-            st.used[_u(_s(st, d, S_PR) >> 2)] = 0
-            mism -= _s(st, d, S_PHASE)
-            score -= _s(st, d, S_GAIN)
+            mism, score = _take_back(st, d, mism, score)
             if not _masked(st, d):
                 break
             continue
