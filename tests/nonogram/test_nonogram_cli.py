@@ -257,6 +257,9 @@ def test_bench_reports_unreadable_files_as_rows(tmp_path, run_cli):
     assert code == 0 and rows["broken"]["status"] == "error" and "broken.nin:" in rows["broken"]["error"]
     code, _, err = run_cli("nonogram", "bench", str(tmp_path), "--out", tmp_path / "o.csv", "--strict")
     assert code == 2 and "broken.nin:" in err
+    (tmp_path / "ok.non").unlink()
+    code, out, _ = run_cli("nonogram", "bench", str(tmp_path), "--out", tmp_path / "o.csv")
+    assert code == 0 and "1 unreadable" in out and "no times" in out and "nan" not in out
 
 
 def test_generate_is_seeded(tmp_path, run_cli):
