@@ -202,12 +202,11 @@ def summary_text(s: dict) -> str:
     """The article's log lines: average, median, max, then the ten heaviest."""
     lines = [f"{s['count']} puzzles: {s['unique']} unique, {s['multiple']} multiple, {s['solved']} solved "
              f"(uniqueness not checked), {s['contradiction']} contradiction, {s['timeout']} timeout, "
-             f"{s['error']} unreadable; {s['line_solvable']} line-solvable",
-             f"Average time: {s['average_time_s']:.6g}, Median time: {s['median_time_s']:.6g}, "
-             f"Max time: {s['max_time_s']:.6g}"]
-    if not s["heaviest"]:  # nothing was read: no times to summarise
-        lines[1] = "No puzzle was read, so there are no times."
-        return "\n".join(lines)
-    lines.append(f"Top {len(s['heaviest'])} heaviest nonograms:")
+             f"{s['error']} unreadable; {s['line_solvable']} line-solvable"]
+    if s["error"] == s["count"]:  # every row unreadable: no times to summarise
+        return "\n".join(lines + ["No puzzle was read, so there are no times."])
+    lines += [f"Average time: {s['average_time_s']:.6g}, Median time: {s['median_time_s']:.6g}, "
+              f"Max time: {s['max_time_s']:.6g}",
+              f"Top {len(s['heaviest'])} heaviest nonograms:"]
     lines += [f"{h['time_s']:.6g} seconds, {h['corpus']}/{h['name']} ({h['status']})" for h in s["heaviest"]]
     return "\n".join(lines)
