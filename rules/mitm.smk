@@ -1,6 +1,7 @@
 # Meet in the middle (BANDSAW): exact, proven-optimal completion of a band of rows.
 # mitm_bench: the 10x10 testbed (planted and beam boards, bottom bands of 2-4 rows, growth per budget);
-# mitm_vs_beam: the bottom 2-row band of 16x16 beam boards, exact optimum against the beam;
+# mitm_vs_beam: the bottom 2-row band of 16x16 beam boards, exact optimum against the beam (and, with
+# sat_node_limit, the same band proven by the SAT back-end);
 # mitm_wall: bands of growing rows x width, where memory (or time) stops the proof.
 # Job tables come from src/puzzlelab/edgematch/mitm/pipeline.py; instances from rules/edgematch.smk.
 from puzzlelab.edgematch.mitm import pipeline as mitm_pipeline
@@ -114,6 +115,7 @@ rule mitm_solve:
         runtime=runtime_for("mitm_solve"),
     params:
         hints=mitm_pipeline.param(MITM_ALL_JOBS, "beam", "hints"),
+        method=mitm_pipeline.param(MITM_ALL_JOBS, "beam", "method", "mitm"),
         band=mitm_pipeline.param(MITM_ALL_JOBS, "beam", "band"),
         cols=mitm_pipeline.param(MITM_ALL_JOBS, "beam", "cols"),
         memory_budget=mitm_pipeline.param(MITM_ALL_JOBS, "beam", "memory_budget"),
@@ -121,8 +123,8 @@ rule mitm_solve:
         timeout=mitm_pipeline.param(MITM_ALL_JOBS, "beam", "timeout"),
     shell:
         "NUMBA_NUM_THREADS={threads} puzzlelab edgematch mitm {input.puzzle} --board {input.board}"
-        " --hints {params.hints} --hints-file {input.hints} --band={params.band} --cols {params.cols}"
-        " --memory-budget {params.memory_budget} --node-limit {params.node_limit} --timeout {params.timeout}"
+        " --method {params.method} --hints {params.hints} --hints-file {input.hints} --band={params.band}"
+        " --cols {params.cols} --memory-budget {params.memory_budget} --node-limit {params.node_limit} --timeout {params.timeout}"
         " --label {wildcards.mitm_inst}/beam_{wildcards.mitm_variant}"
         " --out {output.out} --timing {output.timing} > /dev/null 2> {log}"
 

@@ -64,6 +64,20 @@ def test_job_tables():
                                                       for j in sorted(jobs["mitm_bench"])]
 
 
+def test_sat_jobs_beside_the_ratchet():
+    config = {**CONFIG, "mitm_vs_beam": {**CONFIG["mitm_vs_beam"], "sat_node_limit": 5000}}
+    jobs = mp.jobs(config, _insts())["mitm_vs_beam"]
+    assert sorted(jobs) == ["g8/beam_s0_r2", "g8/beam_s0_r2_sat", "g8/beam_s1_r2", "g8/beam_s1_r2_sat"]
+    sat, mitm = jobs["g8/beam_s1_r2_sat"], jobs["g8/beam_s1_r2"]
+    assert (sat["method"], sat["node_limit"], mitm["node_limit"]) == ("sat", 5000, 2000)
+    assert "method" not in mitm and sat["band"] == mitm["band"] and sat["beam"] == mitm["beam"]
+    all_jobs = mp.all_jobs({"mitm_vs_beam": jobs})
+    wc = type("Wildcards", (), {"mitm_exp": "mitm_vs_beam", "mitm_inst": "g8", "mitm_variant": "s1_r2"})
+    assert mp.param(all_jobs, "beam", "method", "mitm")(wc) == "mitm"
+    wc.mitm_variant = "s1_r2_sat"
+    assert mp.param(all_jobs, "beam", "method", "mitm")(wc) == "sat"
+
+
 def test_corpus_instances_when_present(tmp_path):
     (tmp_path / "e2").mkdir()
     (tmp_path / "e2" / "e2pieces.txt").write_text("0 0 1 1\n")
@@ -80,9 +94,11 @@ def test_corpus_instances_when_present(tmp_path):
 
 def test_parse_job():
     assert parse_job("g16a/beam_s1_r2") == {"instance": "g16a", "source": "beam", "seed": 1, "rows": 2,
-                                            "width": None}
+                                            "width": None, "method": "mitm"}
     assert parse_job("g16a/beam_r3_w12") == {"instance": "g16a", "source": "beam", "seed": None, "rows": 3,
-                                             "width": 12}
+                                             "width": 12, "method": "mitm"}
+    assert parse_job("official/beam_s0_r2_sat") == {"instance": "official", "source": "beam", "seed": 0, "rows": 2,
+                                                    "width": None, "method": "sat"}
     assert parse_job("t10a/planted_r4")["source"] == "planted"
 
 

@@ -86,7 +86,8 @@ def test_orders_ties_and_dedup_rows():
 
 
 def _mitm(rows):
-    base = {"instance": "g16a", "source": "beam", "rows": 2, "width": 16, "cells": 32, "pieces": 32, "proven": "no",
+    base = {"instance": "g16a", "beam seed": 0, "method": "mitm",
+            "source": "beam", "rows": 2, "width": 16, "cells": 32, "pieces": 32, "proven": "no",
             "optimum": None, "best found": 24, "lower bound": 19, "stopped by": "nodes", "table MiB": 6.0,
             "left behind": None, "growth upper": None, "growth lower": None}
     return pd.DataFrame([{**base, **r} for r in rows])
@@ -111,6 +112,17 @@ def test_mitm_rows():
                                         {"instance": "official", "best found": 19, "lower bound": 18}]), "")
     assert vs.verdict == "beaten"
     assert vs.ours == "g16a 1/1 proven (optimum 17); official 0/1 proven, open: between 18 and 19 at the node limit"
+    # a board proven by one method and left open by the other counts as proven, once
+    (vs,) = mr.vs_beam_scorecard(_mitm([{"instance": "official", "best found": 19, "lower bound": 18},
+                                        {"instance": "official", "method": "sat", "proven": "yes", "optimum": 18,
+                                         "best found": 18, "lower bound": 18, "stopped by": ""},
+                                        {"instance": "official", "beam seed": 1, "proven": "yes", "optimum": 17,
+                                         "stopped by": ""},
+                                        {"instance": "official", "beam seed": 1, "method": "sat", "proven": "yes",
+                                         "optimum": 17, "stopped by": ""}]), "")
+    assert vs.verdict == "beaten"
+    assert vs.ours == ("official 2/2 proven (optimum 18, 17) "
+                       "[meet in the middle 1/2, SAT (CaDiCaL) 2/2]")
     (vs,) = mr.vs_beam_scorecard(_mitm([{"proven": "yes", "left behind": 0, "pieces": 16}]), "")
     assert vs.verdict == "not run here" and vs.ours == "not run here (no 16-wide band)"  # an 8x8 board
     wall = _mitm([{"width": 4, "cells": 8, "proven": "yes", "stopped by": ""},

@@ -135,7 +135,8 @@ def test_lock_without_owner_record_asks_the_process_table(tmp_path):
 def _results(root: Path):
     for rel, text in {"exp/runs/a.json": "1", "exp/runs/a.timing.json": "9", "exp/table.csv": "x",
                       "exp/scorecard.csv": "s", "logs/exp/a.log": "l", "report/scorecard.csv": "r",
-                      "benchmarks/exp/r/a.tsv": "b", ".config/effective.json": "{}", "determinism/exp.json": "d"
+                      "benchmarks/exp/r/a.tsv": "b", ".config/effective.json": "{}", "determinism/exp.json": "d",
+                      "exp/checkpoints/set/level/depth-000003/layer-0.blk": "c", "exp/spill/run-1.bin": "w",
                       }.items():
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)

@@ -4,7 +4,8 @@
 `results/` with it byte for byte — the cross-machine determinism check. Measurements are not
 artifacts: files with `.timing.` in their name, experiments' `scorecard.csv`, and everything under
 `results/logs/`, `results/benchmarks/`, `results/report/` (report-wide tables built from this
-machine's measurements and environment) and dot-folders are left out.
+machine's measurements and environment) and dot-folders are left out, and so is the work state of a
+search still running (`checkpoints/` and `spill/` folders of an experiment: removed when it ends).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from .hashing import sha256_file
 
 EXCLUDED_DIRS = {"logs", "benchmarks", "report"}
 EXCLUDED_NAMES = {"scorecard.csv"}
+WORK_DIRS = {"checkpoints", "spill"}  # inside an experiment's folder: a running search's resumable state
 # Packages whose versions can change an artifact's bytes (plots, tables, kernels).
 PACKAGES = ["puzzlelab", "numpy", "numba", "pandas", "matplotlib", "zstandard", "snakemake"]
 
@@ -27,6 +29,8 @@ def is_artifact(rel: Path) -> bool:
     """Is this path (relative to results/) a deterministic artifact covered by the manifest?"""
     parts = rel.parts
     if not parts or parts[0] in EXCLUDED_DIRS or any(p.startswith(".") for p in parts):
+        return False
+    if any(p in WORK_DIRS for p in parts[1:-1]):
         return False
     return ".timing." not in rel.name and rel.name not in EXCLUDED_NAMES
 

@@ -243,6 +243,35 @@ def _build_half(puzzle: Puzzle, board: Board, band: Band, top: int, rows: int, t
     )
 
 
+def _colour_map(puzzle: Puzzle, pieces: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """Colour compaction: grey stays 0, the band pieces' other colours become 1..k (in increasing order);
+    a colour no band piece shows maps to 0 too (it can match nothing in the band)."""
+    colours = sorted({int(x) for x in puzzle.edges[pieces].ravel()} | {0})
+    cmap = np.zeros(max(int(puzzle.edges.max()) + 1, 1), np.int64)
+    for k, col in enumerate(colours):
+        cmap[col] = k
+    return colours, cmap
+
+
+def whole(problem: BandProblem) -> tuple[Half, list[list[tuple[int, int]]]]:
+    """The whole band as one half seen as it is (cell t = column * rows + row), with, per cell, the
+    (board side, compacted colour) of each fixed neighbour: what the SAT back-end (`sat.py`) encodes."""
+    puzzle, board, band = problem.puzzle, problem.board, problem.band
+    bit_of = {int(p): k for k, p in enumerate(problem.pieces)}
+    hint_at = {(h.row, h.col): (h.piece, h.rot % 4) for h in problem.hints}
+    _, cmap = _colour_map(puzzle, problem.pieces)
+    half = _build_half(puzzle, board, band, band.r0, band.rows, False, False, bit_of, hint_at, cmap)
+    fixed = []
+    for r, c in half.board_cells:
+        sides = []
+        for s in range(4):
+            kind, colour = _neighbour(puzzle, board, band, r, c, s)
+            if kind == "fixed":
+                sides.append((s, int(cmap[colour])))
+        fixed.append(sides)
+    return half, fixed
+
+
 def build(puzzle: Puzzle, board: Board, band: Band, hints: list[Hint] = (), split: int | None = None,
           board_path=None) -> BandProblem:
     """Check the inputs and set up the two halves (`split` = rows of the upper half, default rows // 2)."""
@@ -259,11 +288,7 @@ def build(puzzle: Puzzle, board: Board, band: Band, hints: list[Hint] = (), spli
     band_hints = [h for h in hints if band.contains(h.row, h.col)]
     hint_at = {(h.row, h.col): (h.piece, h.rot % 4) for h in band_hints}
     bit_of = {int(p): k for k, p in enumerate(pieces)}
-    # colour compaction: grey stays 0, the band's other colours become 1..k (in increasing order)
-    colours = sorted({int(x) for x in puzzle.edges[pieces].ravel()} | {0})
-    cmap = np.zeros(max(int(puzzle.edges.max()) + 1, 1), np.int64)
-    for k, col in enumerate(colours):
-        cmap[col] = k
+    colours, cmap = _colour_map(puzzle, pieces)
     rows = band.rows
     if split is None:
         split = max(rows // 2, 1)

@@ -11,6 +11,7 @@ from ...lab.cli_support import (
     add_timeout_arg,
     non_negative_int,
 )
+from ...lab.errors import InputError
 from ..options import add_puzzle_args, open_hints, open_puzzle
 
 # The tables of `puzzlelab edgematch report` this package draws.
@@ -37,6 +38,10 @@ def register(sub) -> None:
                         "--band=-2: = the last two rows)")
     p.add_argument("--cols", default=None, metavar="C0:C1",
                    help="columns of the band, same syntax (default: the full width)")
+    p.add_argument("--method", choices=("mitm", "sat"), default="mitm",
+                   help="mitm: enumerate both halves up to a rising budget and join them (default); sat: the band "
+                        "as CNF, CaDiCaL asked for ever fewer mismatches until it proves there are none "
+                        "(--node-limit then counts its conflicts)")
     p.add_argument("--split", type=int, default=None, metavar="K",
                    help="rows of the upper half (default: half the band's rows, rounded down)")
     p.add_argument("--clear-band", action="store_true",
@@ -44,8 +49,10 @@ def register(sub) -> None:
     p.add_argument("--max-budget", type=non_negative_int, default=None, metavar="B",
                    help="stop after the round with budget B; the result is then 'not proven' unless it was proven")
     add_memory_budget_arg(p, help="stop when the half tables would exceed this (e.g. 512M, 8G); counted "
-                                  "deterministically from table sizes plus a fixed 256 MiB allowance")
-    add_node_limit_arg(p, help="stop when the walks have visited N nodes in all (a machine-independent time limit)")
+                                  "deterministically from table sizes plus a fixed 256 MiB allowance (--method sat: "
+                                  "from the clauses)")
+    add_node_limit_arg(p, help="stop when the walks have visited N nodes in all, or with --method sat after N "
+                                  "conflicts of CaDiCaL (a machine-independent time limit)")
     add_timeout_arg(p, help="also stop after S wall-clock seconds (a safety net: where it stops depends on the "
                             "machine; the result then says timed_out)")
     p.add_argument("--sweep-budget", dest="sweep", type=non_negative_int, default=None, metavar="B",
@@ -72,8 +79,14 @@ def _mitm(args) -> int:
     from ..board import Board, board_from_json, load_board, save_board
     from ..score import check_fits
     from .band import build, parse_band
+    from .sat import solve_sat
     from .solve import solve
 
+    if args.method == "sat":
+        for option, value in (("--split", args.split), ("--max-budget", args.max_budget),
+                              ("--sweep-budget", args.sweep)):
+            if value is not None:
+                raise InputError(f"{option} belongs to --method mitm (the SAT back-end has no halves or budgets)")
     puzzle = open_puzzle(args)
     hints = open_hints(args, puzzle)
     board = load_board(args.board, args.board_name, puzzle.n_pieces)
@@ -85,8 +98,12 @@ def _mitm(args) -> int:
         board.piece[band.r0:band.r1, band.c0:band.c1] = -1
     problem = build(puzzle, board, band, hints, args.split, args.board)
     with Progress(None, "mitm", unit="round") as progress:
-        result = solve(problem, max_budget=args.max_budget, memory_limit=limit, node_limit=args.node_limit,
-                       sweep=args.sweep, progress=progress, timeout=args.timeout)
+        if args.method == "sat":
+            result = solve_sat(problem, node_limit=args.node_limit, memory_limit=limit, progress=progress,
+                               timeout=args.timeout)
+        else:
+            result = solve(problem, max_budget=args.max_budget, memory_limit=limit, node_limit=args.node_limit,
+                           sweep=args.sweep, progress=progress, timeout=args.timeout)
     result = {"puzzle": puzzle.name, "label": args.label, **result}
     if args.board_out:
         out = board_from_json(result["board"])
@@ -96,7 +113,7 @@ def _mitm(args) -> int:
     before = "" if result["before"] is None else f", {result['before']} before"
     text = (f"band rows {band.r0}:{band.r1} cols {band.c0}:{band.c1}: {result['mismatches']} mismatches, {label}"
             f"{before}; board score {result['score']}/{puzzle.max_score}; "
-            f"{len(result['rounds'])} rounds, {result['time_s']:.2f} s")
+            f"{len(result['rounds'])} {'bounds asked' if args.method == 'sat' else 'rounds'}, {result['time_s']:.2f} s")
     emit(result, as_json=args.json, out=args.out, timing=args.timing, text=text)
     return 0
 

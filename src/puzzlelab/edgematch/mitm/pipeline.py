@@ -2,7 +2,8 @@
 
 A job is one `puzzlelab edgematch mitm` run; its id is ``<instance>/planted_r<rows>`` (the rest of
 the board from the planted solution, band cleared) or ``<instance>/beam_<variant>`` (a beam board,
-band as the beam left it; variant ``r<rows>``, ``s<seed>_r<rows>`` or ``r<rows>_w<width>``). The
+band as the beam left it; variant ``r<rows>``, ``s<seed>_r<rows>`` or ``r<rows>_w<width>``, with ``_sat``
+when the SAT back-end proves it instead). The
 two kinds are run by two rules; every option of a job is a field of its table entry.
 """
 
@@ -67,8 +68,11 @@ def jobs(config: dict, insts: dict) -> dict:
             elif exp == "mitm_vs_beam":
                 rows = int(cfg.get("rows", 2))
                 for seed in cfg.get("beam_seeds", [0]):
-                    table[exp][f"{inst}/beam_s{seed}_r{rows}"] = _job(
-                        inst, info, cfg, rows, n, beam=(int(cfg.get("beam_width", 4096)), int(seed)))
+                    beam = (int(cfg.get("beam_width", 4096)), int(seed))
+                    table[exp][f"{inst}/beam_s{seed}_r{rows}"] = _job(inst, info, cfg, rows, n, beam=beam)
+                    if cfg.get("sat_node_limit"):  # the same band proven by the SAT back-end
+                        table[exp][f"{inst}/beam_s{seed}_r{rows}_sat"] = _job(
+                            inst, info, cfg, rows, n, beam=beam, method="sat", node_limit=int(cfg["sat_node_limit"]))
             else:  # mitm_wall
                 beam = (int(cfg.get("beam_width", 4096)), int(cfg.get("beam_seed", 0)))
                 for rows in cfg.get("rows", [2, 3, 4]):
@@ -111,11 +115,11 @@ def board_input(job: dict, patterns: dict) -> str:
     return instances_pipeline.instance_files({"solution": patterns["solution"]}, job["instance"])["solution"]
 
 
-def param(all_table: dict, kind: str, key: str):
-    """A rule's params function: the field `key` of the job named by the wildcards."""
+def param(all_table: dict, kind: str, key: str, default=None):
+    """A rule's params function: the field `key` of the job named by the wildcards (`default` when absent)."""
     if kind == "planted":
-        return lambda wc: all_table[f"{wc.mitm_exp}/{wc.mitm_inst}/planted_r{wc.mitm_rows}"][key]
-    return lambda wc: all_table[f"{wc.mitm_exp}/{wc.mitm_inst}/beam_{wc.mitm_variant}"][key]
+        return lambda wc: all_table[f"{wc.mitm_exp}/{wc.mitm_inst}/planted_r{wc.mitm_rows}"].get(key, default)
+    return lambda wc: all_table[f"{wc.mitm_exp}/{wc.mitm_inst}/beam_{wc.mitm_variant}"].get(key, default)
 
 
 __all__ = ["EXPERIMENTS", "CATEGORY", "instances", "missing", "jobs", "all_jobs", "job_files",

@@ -14,21 +14,23 @@ from ...lab.plots import figure, save
 from ...lab.sizes import parse_size
 from ...lab.tables import write_table
 
-# A job's label is its id (rules/mitm.smk): <instance>/planted_r<rows> or <instance>/beam[_s<seed>]_r<rows>[_w<width>].
+# A job's label is its id (rules/mitm.smk): <instance>/planted_r<rows> or
+# <instance>/beam[_s<seed>]_r<rows>[_w<width>][_sat] (_sat: proven by the SAT back-end).
 JOB = re.compile(r"^(?P<instance>[^/]+)/(?P<source>planted|beam)(?:_s(?P<seed>\d+))?_r(?P<rows>\d+)"
-                 r"(?:_w(?P<width>\d+))?$")
+                 r"(?:_w(?P<width>\d+))?(?:_(?P<method>sat))?$")
 ARTICLE_GROWTH = 20  # partials per half per extra mismatch, as the article measured on its 10x10 testbed
 MIB = 1 << 20
 
 
 def parse_job(label: str) -> dict:
-    """The fields of a job id (instance, source, seed, rows, width)."""
+    """The fields of a job id (instance, source, seed, rows, width, method)."""
     m = JOB.match(label)
     if not m:
-        return {"instance": label, "source": "", "seed": None, "rows": None, "width": None}
+        return {"instance": label, "source": "", "seed": None, "rows": None, "width": None, "method": "mitm"}
     d = m.groupdict()
     return {"instance": d["instance"], "source": d["source"], "seed": None if d["seed"] is None else int(d["seed"]),
-            "rows": int(d["rows"]), "width": None if d["width"] is None else int(d["width"])}
+            "rows": int(d["rows"]), "width": None if d["width"] is None else int(d["width"]),
+            "method": d["method"] or "mitm"}
 
 
 def load(runs: list[str], timings: list[str]) -> list[dict]:
@@ -94,6 +96,13 @@ def rounds_table(records: list[dict]) -> pd.DataFrame:
     for res in records:
         j = res["job"]
         for r in res["rounds"]:
+            if res.get("method") == "sat":  # a bound asked of CaDiCaL: its answer and conflicts
+                rows.append({
+                    "job": res["label"], "instance": j["instance"], "source": j["source"], "rows": j["rows"],
+                    "width": res["band"]["cols"][1] - res["band"]["cols"][0], "budget": r["budget"],
+                    "phase": "sat", "status": r["answer"], "conflicts": r["conflicts"],
+                    "time s": r.get("time_s"), "cpu s": r.get("cpu_time_s")})
+                continue
             rows.append({
                 "job": res["label"], "instance": j["instance"], "source": j["source"], "rows": j["rows"],
                 "width": res["band"]["cols"][1] - res["band"]["cols"][0], "budget": r["budget"],
@@ -113,7 +122,8 @@ def _common(res: dict) -> dict:
             "best found": res["mismatches"], "proven": "yes" if res["proven"] else "no",
             "lower bound": res["lower_bound"], "relaxed bound": res["relaxed_bound"],
             "stopped by": res["stopped_by"] or "", "rounds": len(res["rounds"]), "nodes": res["nodes"],
-            "table MiB": _mib(max(r["table_bytes"] for r in res["rounds"])) if res["rounds"] else None,
+            "table MiB": _mib(max(r["table_bytes"] for r in res["rounds"]))
+            if res["rounds"] and res.get("method") != "sat" else None,
             "time s": res.get("time_s"), "cpu s": res.get("cpu_time_s"), "peak RSS MiB": _peak(res)}
 
 
@@ -145,18 +155,25 @@ def vs_beam(records: list[dict]) -> tuple[pd.DataFrame, str]:
         j = res["job"]
         before, best, low = res["before"], res["mismatches"], res["lower_bound"]
         rows.append({"instance": j["instance"], "beam seed": j["seed"], "rows": j["rows"],
+                     "method": res.get("method", "mitm"),
                      "beam score": res["score"] - (before - best), "score after": res["score"],
                      **_common(res),
                      "left behind": before - best if res["proven"] else None,
                      "left behind (at least)": before - best, "left behind (at most)": before - low})
     df = pd.DataFrame(rows)
-    done = df[df["proven"] == "yes"] if len(df) else df
-    note = (f"{len(done)}/{len(df)} bands proven; the beam left behind "
-            f"{', '.join(str(int(x)) for x in done['left behind'])} edges on the proven ones."
-            if len(done) else f"0/{len(df)} bands proven within the limits.")
+    parts = []
+    for method in sorted(df["method"].unique()) if len(df) else []:
+        sub = df[df["method"] == method]
+        done = sub[sub["proven"] == "yes"]
+        text = f"{METHOD_NAMES.get(method, method)}: {len(done)}/{len(sub)} bands proven"
+        if len(done):
+            text += f"; the beam left behind {', '.join(str(int(x)) for x in done['left behind'])} edges on those"
+        parts.append(text)
+    note = ". ".join(parts) + "." if parts else "No band was run."
     return df, note
 
 
+METHOD_NAMES = {"mitm": "meet in the middle", "sat": "SAT (CaDiCaL)"}
 _STOP_WORDS = {"memory": "memory (the tables)", "nodes": "the node limit (time)", "timeout": "the timeout (time)",
                "max-budget": "the budget cap"}
 
@@ -270,22 +287,35 @@ def vs_beam_scorecard(df: pd.DataFrame, link: str) -> list:
     if not len(two):
         return [Row("004", fig, article, "not run here (no 16-wide band)" if len(df) else "not run here",
                     link=link)]
-    proven = two[two["proven"] == "yes"]
     parts = []
+    proven_any = False
     for inst in sorted(two["instance"].unique()):
         sub = two[two["instance"] == inst]
-        done = sub[sub["proven"] == "yes"]
-        text = f"{inst} {len(done)}/{len(sub)} proven"
-        if len(done):
-            text += f" (optimum {', '.join(str(int(x)) for x in done['optimum'])})"
-        open_ = sub[sub["proven"] != "yes"]
-        if len(open_):
-            stops = sorted({"nodes": "node", "max-budget": "budget"}.get(x, x) for x in set(open_["stopped by"]) - {""})
-            text += (f"{'; ' if len(done) else ', '}open: between {int(open_['lower bound'].min())} and "
-                     f"{int(open_['best found'].max())} at the {' / '.join(stops) or 'budget'} limit")
+        boards = sorted(set(sub["beam seed"]))
+        done, open_ = [], []  # per beam board: proven by some method, or the bounds the methods reached
+        for seed in boards:
+            runs = sub[sub["beam seed"] == seed]
+            ok = runs[runs["proven"] == "yes"]
+            if len(ok):
+                done.append(int(ok["optimum"].iloc[0]))
+            else:
+                open_.append(runs)
+        proven_any = proven_any or bool(done)
+        text = f"{inst} {len(done)}/{len(boards)} proven"
+        if done:
+            text += f" (optimum {', '.join(str(x) for x in done)})"
+        if open_:
+            runs = pd.concat(open_)
+            stops = sorted({"nodes": "node", "max-budget": "budget"}.get(x, x) for x in set(runs["stopped by"]) - {""})
+            text += (f"{'; ' if done else ', '}open: between {int(runs['lower bound'].max())} and "
+                     f"{int(runs['best found'].min())} at the {' / '.join(stops) or 'budget'} limit")
+        if sub["method"].nunique() > 1:
+            text += " [" + ", ".join(
+                f"{METHOD_NAMES.get(m, m)} {int((sub[sub['method'] == m]['proven'] == 'yes').sum())}/"
+                f"{int((sub['method'] == m).sum())}" for m in sorted(sub["method"].unique())) + "]"
         parts.append(text)
     # any 16-wide band proven answers the article's open question (it said the table no longer fits)
-    return [Row("004", fig, article, "; ".join(parts), verdict="beaten" if len(proven) else "reproduced",
+    return [Row("004", fig, article, "; ".join(parts), verdict="beaten" if proven_any else "reproduced",
                 link=link)]
 
 
@@ -372,6 +402,8 @@ def figure_memory(records: list[dict], path: str, limit: int | None, title: str)
     labels = sorted({r["label"] for r in records})
     colour = dict(zip(labels, _colours(len(labels)), strict=False))
     for res in records:
+        if res.get("method") == "sat":  # no tables: its memory is the CNF's (`sat_bytes`)
+            continue
         pts = [(r["budget"], r["table_bytes"] / MIB) for r in res["rounds"] if r["status"] != "bound"]
         if pts:
             ax.plot(*zip(*pts, strict=False), "-o", ms=3, color=colour[res["label"]], label=res["label"])
@@ -394,7 +426,8 @@ def figure_vs_beam(df: pd.DataFrame, path: str) -> None:
     fig, ax = figure(height=5.0, layout="constrained")
     if len(df):
         x = np.arange(len(df))
-        names = [f"{r['instance']} s{r['beam seed']}" for _, r in df.iterrows()]
+        names = [f"{r['instance']} s{r['beam seed']}" + (" (SAT)" if r["method"] == "sat" else "")
+                 for _, r in df.iterrows()]
         ax.bar(x - 0.2, df["before"], width=0.4, label="beam's band", color="#999999")
         best = df["best found"].to_numpy(float)
         low = df["lower bound"].to_numpy(float)
