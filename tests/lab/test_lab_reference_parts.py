@@ -2,7 +2,7 @@
 
 import pandas as pd
 
-from puzzlelab.lab import canonical, readme, reference
+from puzzlelab.lab import canonical, manifest, readme, reference
 from puzzlelab.lab.scorecard import COLUMNS
 
 
@@ -37,6 +37,23 @@ def test_manifest_part_replaces_its_experiments_merges_shared_folders_and_skips_
                                 "bfs_layers": {"bfs_layers/x.csv": "7"},
                                 "edgematch": {"edgematch/i1.txt": "5", "edgematch/i2.txt": "6"}}
     assert m["artifacts"] == 4
+
+
+def test_a_part_records_only_what_its_jobs_made(tmp_path, monkeypatch):
+    """Files another config left in results/ (its instances, its running search) stay out of the part."""
+    results = tmp_path / "results"
+    for rel in ("mitm_vs_beam/runs/g16a/beam_s0_r2.json", "mitm/beam/g16a_w512_s0.json",
+                "mitm/beam/official_w4096_s0.json", "snakebird_deep/levels/corpus/levelstar6.txt",
+                "determinism/mitm_vs_beam.json", "determinism/snakebird_deep.json", "bfs_deep/tables/d.csv"):
+        (results / rel).parent.mkdir(parents=True, exist_ok=True)
+        (results / rel).write_text(rel)
+    made = {str(results / rel) for rel in ("mitm_vs_beam/runs/g16a/beam_s0_r2.json", "mitm/beam/g16a_w512_s0.json",
+                                           "determinism/mitm_vs_beam.json", "bfs_deep/tables")}  # a folder too
+    m = manifest.only(manifest.build(results, "quick"), made, results)
+    assert {rel for files in m["experiments"].values() for rel in files} == {
+        "mitm_vs_beam/runs/g16a/beam_s0_r2.json", "mitm/beam/g16a_w512_s0.json", "determinism/mitm_vs_beam.json",
+        "bfs_deep/tables/d.csv"}
+    assert m["artifacts"] == 4 and "snakebird_deep" not in m["experiments"]
 
 
 def test_run_record_sums_its_parts_and_a_rerun_part_replaces_the_earlier_one():
@@ -90,11 +107,7 @@ def test_a_part_that_has_not_finished_says_what_is_left():
         "run `snakemake --cores N beam_width` first")
 
 
-def test_benchmarks_are_charged_to_their_experiment():
-    from pathlib import Path
-
-    assert reference.benchmark_experiment(Path("beam_width/beam_solve/x.tsv")) == "beam_width"
-    assert reference.benchmark_experiment(Path("determinism/determinism/beam_width.tsv")) == "beam_width"
+def test_scorecard_links_name_their_experiment():
     assert reference.link_experiment("results/nonogram_bench/summary.html") == "nonogram_bench"
     assert reference.link_experiment("") == ""
 

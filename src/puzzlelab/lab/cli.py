@@ -412,8 +412,9 @@ def _reference_part(args, label: str) -> int:
     pieces = reference.part_scorecards(results, args.part)
 
     path = ref / "manifest.json"
+    made = reference.part_files(args.part, args.configfile)  # this part's files, not another config's
     m = reference.merge_manifest(manifest.read(path) if path.is_file() else None,
-                                 manifest.build(results, label), args.part, set(known))
+                                 manifest.only(manifest.build(results, label), made, results), args.part, set(known))
     manifest.write(path, m)
     print(f"{path}: {m['artifacts']} artifacts of {len(m['experiments'])} experiments (label {label})")
     old_cost = reference.cost_by_experiment(ref / "costs.csv")
@@ -424,9 +425,8 @@ def _reference_part(args, label: str) -> int:
     write_table(rows, card)
     print(f"{card}: {len(rows)} rows ({sum(len(p) for p in pieces.values())} from this part)")
 
-    def keep(rel):
-        name = reference.benchmark_experiment(rel)
-        return name in args.part or name not in known
+    def keep(rel):  # a benchmark of a job of this part (another config's in results/ are not)
+        return str(results / "benchmarks" / rel) in made
 
     part = measure_run(results / "benchmarks", label, keep)
     part.update(experiments=sorted(args.part), commit=reference.commit())

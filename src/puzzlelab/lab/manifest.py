@@ -68,6 +68,24 @@ def build(results: str | Path, label: str) -> dict:
             "experiments": experiments}
 
 
+def only(manifest: dict, outputs: set[str], results: str | Path = "results") -> dict:
+    """The manifest restricted to the files some job made (`outputs`: paths as the workflow names them,
+    files or folders): what a part records, so that files another config left in results/ stay out."""
+    prefix = Path(results)
+    made = {Path(o) for o in outputs}
+
+    def kept(rel: str) -> bool:
+        path = prefix / rel
+        return path in made or any(parent in made for parent in path.parents)
+
+    experiments = {}
+    for name, files in manifest["experiments"].items():
+        files = {rel: h for rel, h in files.items() if kept(rel)}
+        if files:
+            experiments[name] = files
+    return {**manifest, "experiments": experiments, "artifacts": sum(len(v) for v in experiments.values())}
+
+
 def compare(manifest: dict, results: str | Path) -> dict[str, list[str]]:
     """Artifacts that differ, are missing, or are not in the manifest (paths relative to results/)."""
     have = {p: h for files in collect(Path(results)).values() for p, h in files.items()}

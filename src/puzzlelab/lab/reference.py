@@ -33,6 +33,15 @@ def check_finished(experiments: list[str], configfile: str | None) -> None:
         raise InputError(unfinished_message(left, experiments), configfile or "config/config.yaml")
 
 
+def part_files(experiments: list[str], configfile: str | None) -> set[str]:
+    """Every output and benchmark file of every job the part's targets need under this config (a forced
+    dry run): what the part may record, whatever else results/ holds."""
+    from . import cost
+
+    jobs = cost.dry_run(experiments, configfile, forceall=True)
+    return {out for job in jobs for out in job.outputs} | {job.benchmark for job in jobs if job.benchmark}
+
+
 def unfinished_message(left: list, experiments: list[str]) -> str:
     rules = sorted({j.rule for j in left})
     shown = ", ".join(rules[:4]) + (", ..." if len(rules) > 4 else "")
@@ -78,13 +87,6 @@ def merge_manifest(old: dict | None, new: dict, experiments: list[str], known: s
     out["experiments"] = {k: merged[k] for k in sorted(merged)}
     out["artifacts"] = sum(len(v) for v in merged.values())
     return out
-
-
-def benchmark_experiment(rel: Path) -> str:
-    """results/benchmarks/<experiment>/<rule>/... -> experiment (determinism: the checked one)."""
-    if rel.parts and rel.parts[0] == "determinism":
-        return Path(rel.parts[-1]).stem
-    return rel.parts[0] if rel.parts else ""
 
 
 def commit() -> str:
