@@ -21,8 +21,8 @@ from .hashing import sha256_file
 EXCLUDED_DIRS = {"logs", "benchmarks", "report"}
 EXCLUDED_NAMES = {"scorecard.csv"}
 WORK_DIRS = {"checkpoints", "spill"}  # inside an experiment's folder: a running search's resumable state
-# Packages whose versions can change an artifact's bytes (plots, tables, kernels).
-PACKAGES = ["puzzlelab", "numpy", "numba", "pandas", "matplotlib", "zstandard", "snakemake"]
+# Packages whose versions can change an artifact's bytes (plots, tables, kernels, the SAT solver's models).
+PACKAGES = ["puzzlelab", "numpy", "numba", "pandas", "matplotlib", "zstandard", "snakemake", "python-sat"]
 
 
 def is_artifact(rel: Path) -> bool:
