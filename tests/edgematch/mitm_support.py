@@ -6,9 +6,11 @@ import itertools
 
 import numpy as np
 
-from puzzlelab.edgematch.board import Board
+from puzzlelab.edgematch.board import Board, save_board
 from puzzlelab.edgematch.generate import generate
+from puzzlelab.edgematch.hints import e2_hint_cells, hints_from_board, write_hints
 from puzzlelab.edgematch.mitm.band import Band
+from puzzlelab.edgematch.puzzle import write_puzzle
 
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))
 
@@ -84,3 +86,13 @@ def cleared(board: Board, band: Band) -> Board:
     b = board.copy()
     b.piece[band.r0:band.r1, band.c0:band.c1] = -1
     return b
+
+
+def band_files(folder):
+    """A 6x6 puzzle (p.txt), its planted solution with the bottom 2-row band cleared (b.json) and its
+    E2-style hints (h.txt): what the CLI tests run on."""
+    puzzle, solution = generate(6, seed=2)
+    write_puzzle(folder / "p.txt", puzzle)
+    save_board(folder / "b.json", cleared(solution, Band(4, 6, 0, 6)))
+    write_hints(folder / "h.txt", hints_from_board(solution, e2_hint_cells(6, 6)))
+    return folder

@@ -6,14 +6,13 @@ import json
 
 import numpy as np
 import pytest
-from mitm_support import brute_force, cleared, scrambled
+from mitm_support import band_files, brute_force, cleared, scrambled
 
 from puzzlelab.edgematch.board import board_from_json, save_board
 from puzzlelab.edgematch.generate import generate
-from puzzlelab.edgematch.hints import Hint, e2_hint_cells, hints_from_board, write_hints
+from puzzlelab.edgematch.hints import Hint, e2_hint_cells, hints_from_board
 from puzzlelab.edgematch.mitm.band import Band, build, parse_range
 from puzzlelab.edgematch.mitm.solve import band_mismatches, solve_band
-from puzzlelab.edgematch.puzzle import write_puzzle
 from puzzlelab.edgematch.score import check_board, score_board
 from puzzlelab.lab.errors import InputError
 
@@ -217,11 +216,7 @@ def test_empty_cell_outside_the_band_is_rejected():
 
 @pytest.fixture
 def files(tmp_path):
-    puzzle, solution = generate(6, seed=2)
-    write_puzzle(tmp_path / "p.txt", puzzle)
-    save_board(tmp_path / "b.json", cleared(solution, Band(4, 6, 0, 6)))
-    write_hints(tmp_path / "h.txt", hints_from_board(solution, e2_hint_cells(6, 6)))
-    return tmp_path
+    return band_files(tmp_path)
 
 
 def test_cli_solves_and_writes(files, run_cli):

@@ -5,13 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_edgematch_mitm import cleared, scrambled
+from mitm_support import band_files, cleared, scrambled
 
-from puzzlelab.edgematch.board import save_board
-from puzzlelab.edgematch.generate import generate
 from puzzlelab.edgematch.mitm.band import Band
 from puzzlelab.edgematch.mitm.solve import solve_band
-from puzzlelab.edgematch.puzzle import write_puzzle
 
 
 def _round_nodes(res: dict) -> int:
@@ -52,10 +49,7 @@ def test_timeout_stops_and_is_recorded():
 
 @pytest.fixture
 def files(tmp_path):
-    puzzle, solution = generate(6, seed=2)
-    write_puzzle(tmp_path / "p.txt", puzzle)
-    save_board(tmp_path / "b.json", cleared(solution, Band(4, 6, 0, 6)))
-    return tmp_path
+    return band_files(tmp_path)
 
 
 def test_cli_timeout_flag(files, run_cli):

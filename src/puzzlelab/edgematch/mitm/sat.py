@@ -28,7 +28,7 @@ from ...lab.progress import Progress
 from ..board import Board, board_to_json
 from ..score import score_board
 from .band import BandProblem, Half, whole
-from .solve import _respects_hints, band_mismatches, greedy_fill
+from .solve import band_mismatches, completion_in_hand
 
 # CaDiCaL's "lucky" phase retries trivial assignments at every call; a proof asks a dozen times.
 CADICAL_OPTIONS: dict[str, int] = {"lucky": 0}
@@ -174,12 +174,8 @@ def _descend(problem: BandProblem, node_limit: int | None, memory_limit: int | N
     from pysat.card import ITotalizer
 
     puzzle, band = problem.puzzle, problem.band
-    if problem.incumbent is not None and _respects_hints(problem, problem.incumbent):
-        board, source = problem.incumbent.copy(), "input"
-    else:
-        board, source = greedy_fill(problem), "greedy"
-    before = band_mismatches(puzzle, problem.incumbent, band) if problem.incumbent is not None else None
-    state = _Descent(board, band_mismatches(puzzle, board, band), source)
+    board, source, before, best = completion_in_hand(problem)
+    state = _Descent(board, best, source)
     cnf = encode(problem)
     totalizer = ITotalizer(lits=cnf.mism, ubound=max(state.best, 1), top_id=cnf.top)
     stats = {"sat_vars": int(totalizer.top_id), "sat_clauses": len(cnf.clauses) + len(totalizer.cnf.clauses),

@@ -224,6 +224,18 @@ def greedy_fill(problem: BandProblem) -> Board:
     return board
 
 
+def completion_in_hand(problem: BandProblem) -> tuple[Board, str, int | None, int]:
+    """Where an exact solve starts: the band as given when complete and true to the hints ("input"), else
+    a greedy fill ("greedy"); with the input band's mismatches (None when it was not complete) and its own."""
+    puzzle, band = problem.puzzle, problem.band
+    if problem.incumbent is not None and _respects_hints(problem, problem.incumbent):
+        board, source = problem.incumbent.copy(), "input"
+    else:
+        board, source = greedy_fill(problem), "greedy"
+    before = band_mismatches(puzzle, problem.incumbent, band) if problem.incumbent is not None else None
+    return board, source, before, band_mismatches(puzzle, board, band)
+
+
 def _respects_hints(problem: BandProblem, board: Board) -> bool:
     return all(board.piece[h.row, h.col] == h.piece and board.rot[h.row, h.col] % 4 == h.rot % 4
                for h in problem.hints)
@@ -469,13 +481,7 @@ def _ratchet(problem: BandProblem, max_budget: int | None, memory_limit: int | N
              sweep: int | None, progress: Progress | None, timeout: float | None, clock: WorkClock) -> dict:
     progress = progress or Progress(None, "mitm", enabled=False)
     puzzle, band = problem.puzzle, problem.band
-    # the completion in hand: the band as given (when complete and true to the hints), else a greedy fill
-    if problem.incumbent is not None and _respects_hints(problem, problem.incumbent):
-        best_board, source = problem.incumbent.copy(), "input"
-    else:
-        best_board, source = greedy_fill(problem), "greedy"
-    before = band_mismatches(puzzle, problem.incumbent, band) if problem.incumbent is not None else None
-    best = band_mismatches(puzzle, best_board, band)
+    best_board, source, before, best = completion_in_hand(problem)
     _check_tables_fit(problem, memory_limit)
     setup = _setup(problem, memory_limit, progress, best, source)
     if timeout is not None:
@@ -572,4 +578,4 @@ def repair_band(puzzle, board: Board, rows: tuple[int, int], hints=(), node_limi
                       bool(res["proven"]), int(res["lower_bound"]), int(res["nodes"]))
 
 
-__all__ = ["solve", "solve_band", "repair_band", "BandRepair", "band_mismatches", "greedy_fill"]
+__all__ = ["solve", "solve_band", "repair_band", "BandRepair", "band_mismatches", "greedy_fill", "completion_in_hand"]
