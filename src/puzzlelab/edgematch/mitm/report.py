@@ -161,6 +161,8 @@ def vs_beam(records: list[dict]) -> tuple[pd.DataFrame, str]:
                      "left behind": before - best if res["proven"] else None,
                      "left behind (at least)": before - best, "left behind (at most)": before - low})
     df = pd.DataFrame(rows)
+    if len(df) and (df["method"] == "sat").any():  # a SAT job's nodes are CaDiCaL's conflicts
+        df = df.rename(columns={"nodes": "nodes (SAT: conflicts)"})
     parts = []
     for method in sorted(df["method"].unique()) if len(df) else []:
         sub = df[df["method"] == method]
