@@ -15,11 +15,8 @@ import time
 
 import numpy as np
 
+from ..lab.cadical import new_solver
 from .satenc import Cnf, Lines, encode, work_for
-
-# CaDiCaL's "lucky" phase tries trivial assignments again at every call, and the turns call it a dozen
-# times on a hard puzzle: without it, 7 hard 25x25 puzzles needed 55 s of SAT instead of 92 s.
-CADICAL_OPTIONS: dict[str, int] = {"lucky": 0}
 
 
 def build(grid: np.ndarray, ncolors: int, lines: Lines, maxn: int) -> tuple[Cnf, bool]:
@@ -70,8 +67,6 @@ class SatSearch:
     """
 
     def __init__(self, grid: np.ndarray, ncolors: int, lines: Lines, shape: tuple[int, int], max_solutions: int):
-        from pysat.solvers import Solver
-
         t0 = time.process_time()
         self.shape, self.max_solutions = shape, max_solutions
         cnf, ok = build(grid, ncolors, lines, max(shape))
@@ -83,8 +78,7 @@ class SatSearch:
         self.stats = {"sat_vars": int(cnf.counts[0]), "sat_clauses": int(cnf.counts[1])}
         self.solver = None
         if ok:
-            self.solver = Solver(name="cadical195")
-            self.solver.solver.configure(CADICAL_OPTIONS)
+            self.solver = new_solver()
             lits = cnf.lits.tolist()
             begin = 0
             for end in np.flatnonzero(cnf.lits == 0).tolist():

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ...lab.cadical import new_solver
 from ...lab.errors import InputError
 from ...lab.jit import WorkClock
 from ...lab.progress import Progress
@@ -30,8 +31,6 @@ from ..score import score_board
 from .band import BandProblem, Half, whole
 from .solve import band_mismatches, completion_in_hand
 
-# CaDiCaL's "lucky" phase retries trivial assignments at every call; a proof asks a dozen times.
-CADICAL_OPTIONS: dict[str, int] = {"lucky": 0}
 ILLEGAL = 255  # the static cost `band.whole` gives a hint that cannot face the border
 
 
@@ -58,22 +57,20 @@ def encode(problem: BandProblem) -> BandCnf:
     clauses: list = []
     ptr = half.cand_ptr
 
-    def exactly_one(lits: list, at_least: bool) -> None:
-        if at_least:
+    def at_most_one(lits: list, also_at_least_one: bool) -> None:
+        if also_at_least_one:
             clauses.append(lits)
         clauses.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
 
     for t, (r, c) in enumerate(half.board_cells):
+        # only a hint cell can hold an illegal candidate, and then it is the cell's only one
         ks = [k for k in range(ptr[t], ptr[t + 1]) if half.static[k] != ILLEGAL]
         if not ks:
             raise InputError(f"cell ({r}, {c}) of the band has no legal piece (a hint that cannot face the border)")
-        for k in range(ptr[t], ptr[t + 1]):
-            if half.static[k] == ILLEGAL:
-                clauses.append([-int(x[k])])
-        exactly_one([int(x[k]) for k in ks], True)
+        at_most_one([int(x[k]) for k in ks], True)
     every_piece = len(problem.pieces) == half.n
     for bit in np.unique(half.cand_bit):
-        exactly_one([int(v) for v in x[half.cand_bit == bit]], every_piece)
+        at_most_one([int(v) for v in x[half.cand_bit == bit]], every_piece)
 
     sides = np.stack([half.cand_u, half.cand_r, half.cand_d, half.cand_l], axis=1)
 
@@ -128,7 +125,7 @@ def _decode(problem: BandProblem, cnf: BandCnf, model: list[int]) -> Board:
     return board
 
 
-def _phases(problem: BandProblem, cnf: BandCnf, board: Board) -> list[int]:
+def _phases(cnf: BandCnf, board: Board) -> list[int]:
     """Literals saying 'this filling' (the solver starts its search there)."""
     h = cnf.half
     out = []
@@ -217,23 +214,21 @@ def _ask_bounds(problem: BandProblem, cnf: BandCnf, totalizer, state: _Descent, 
                 timeout: float | None, clock: WorkClock, progress: Progress) -> None:
     """Ask for a filling with fewer mismatches than the best in hand until the answer is no (the proof),
     the conflict limit or the timeout."""
-    from pysat.solvers import Solver
-
     puzzle, band = problem.puzzle, problem.band
-    with Solver(name="cadical195", bootstrap_with=cnf.clauses) as solver:
-        solver.solver.configure(CADICAL_OPTIONS)
+    with new_solver() as solver:
+        solver.append_formula(cnf.clauses)
         solver.append_formula(totalizer.cnf.clauses)
-        solver.set_phases(_phases(problem, cnf, state.board))  # start the search at the filling in hand
+        solver.set_phases(_phases(cnf, state.board))  # start the search at the filling in hand
         timer = None
         if timeout is not None:
             timer = threading.Timer(max(0.0, timeout - clock.since()[0]), solver.interrupt)
             timer.start()
         try:
             while state.lower_bound < state.best:
-                if node_limit is not None and state.conflicts >= node_limit:
-                    state.stop = "nodes"
-                    return
                 if node_limit is not None:
+                    if state.conflicts >= node_limit:
+                        state.stop = "nodes"
+                        return
                     solver.conf_budget(node_limit - state.conflicts)
                 b = state.best - 1
                 mark = clock.mark()
