@@ -78,6 +78,62 @@ def test_sat_jobs_beside_the_ratchet():
     assert mp.param(all_jobs, "beam", "method", "mitm")(wc) == "sat"
 
 
+def test_wall_sat_jobs_beside_the_ratchet():
+    config = {**CONFIG, "mitm_wall": {**CONFIG["mitm_wall"], "sat_node_limit": 700}}
+    jobs = mp.jobs(config, _insts())["mitm_wall"]
+    assert sorted(jobs) == ["g8/beam_r2_w4", "g8/beam_r2_w4_sat", "g8/beam_r2_w8", "g8/beam_r2_w8_sat"]
+    sat, mitm = jobs["g8/beam_r2_w8_sat"], jobs["g8/beam_r2_w8"]
+    assert (sat["method"], sat["node_limit"]) == ("sat", 700) and "method" not in mitm
+    assert {k: v for k, v in sat.items() if k not in ("method", "node_limit")} == \
+        {k: v for k, v in mitm.items() if k != "node_limit"}
+    assert parse_job("g8/beam_r2_w8_sat") == {"instance": "g8", "source": "beam", "seed": None, "rows": 2,
+                                              "width": 8, "method": "sat"}
+
+
+def test_wall_report_with_both_methods(tmp_path, run_cli):
+    """A narrow band the ratchet cannot finish within its node limit and SAT proves: the table, the
+    note per method and the scorecard row (the wall of the tables, the SAT reach beside it)."""
+    import pandas as pd
+    from mitm_support import scrambled
+
+    from puzzlelab.edgematch.board import save_board
+    from puzzlelab.edgematch.puzzle import write_puzzle
+
+    puzzle, board = scrambled(8, 3)
+    write_puzzle(tmp_path / "p.txt", puzzle)
+    save_board(tmp_path / "b.json", board)
+    runs, timings = [], []
+    for width in (4, 8):
+        for method, limit in (("mitm", "2000"), ("sat", "100000")):
+            label = f"s8/beam_r2_w{width}" + ("_sat" if method == "sat" else "")
+            out, tim = tmp_path / f"{len(runs)}.json", tmp_path / f"{len(runs)}.t.json"
+            code, _, err = run_cli("edgematch", "mitm", tmp_path / "p.txt", "--board", tmp_path / "b.json",
+                                   "--method", method, "--band=6:8", "--cols", f"0:{width}", "--node-limit", limit,
+                                   "--label", label, "--out", out, "--timing", tim)
+            assert code == 0, err
+            runs.append(str(out))
+            timings.append(str(tim))
+    files = {k: tmp_path / f"{k}.{k.lstrip('rm')}" for k in ("csv", "html", "rcsv", "rhtml", "svg", "msvg")}
+    code, _, err = run_cli("edgematch", "report", "mitm_wall", *runs, "--timings", *timings,
+                           "--memory-budget", "1G", "--csv", files["csv"], "--html", files["html"],
+                           "--rounds-csv", files["rcsv"], "--rounds-html", files["rhtml"], "--svg", files["svg"],
+                           "--memory-svg", files["msvg"], "--scorecard", tmp_path / "scorecard.csv")
+    assert code == 0, err
+    df = pd.read_csv(files["csv"])
+    assert list(df["method"]) == ["mitm", "mitm", "sat", "sat"] and list(df["width"]) == [4, 8, 4, 8]
+    sat = df[df["method"] == "sat"]
+    assert list(sat["proven"]) == ["yes", "yes"] and sat["CNF MiB"].notna().all() and sat["table MiB"].isna().all()
+    mitm = df[df["method"] == "mitm"]
+    for (_, m), (_, s) in zip(mitm.iterrows(), sat.iterrows(), strict=True):  # the same band, never better
+        assert m["lower bound"] <= s["optimum"] <= m["best found"]
+    assert (mitm["proven"] == "no").any()  # the ratchet's node limit is too small for the wider band
+    html = files["html"].read_text()
+    assert "s8, SAT (CaDiCaL): largest band proven 2x8" in html and "s8, meet in the middle: " in html
+    card = pd.read_csv(tmp_path / "scorecard.csv", dtype=str, keep_default_na=False)
+    assert card["ours"][0].startswith("the node limit (time) at 2x8") and card["verdict"][0] == "missed"
+    assert card["ours"][0].endswith("; SAT (CaDiCaL) proves 2/2 bands (2 rows to width 8)")
+
+
 def test_corpus_instances_when_present(tmp_path):
     (tmp_path / "e2").mkdir()
     (tmp_path / "e2" / "e2pieces.txt").write_text("0 0 1 1\n")

@@ -69,18 +69,23 @@ def jobs(config: dict, insts: dict) -> dict:
                 rows = int(cfg.get("rows", 2))
                 for seed in cfg.get("beam_seeds", [0]):
                     beam = (int(cfg.get("beam_width", 4096)), int(seed))
-                    table[exp][f"{inst}/beam_s{seed}_r{rows}"] = _job(inst, info, cfg, rows, n, beam=beam)
-                    if cfg.get("sat_node_limit"):  # the same band proven by the SAT back-end
-                        table[exp][f"{inst}/beam_s{seed}_r{rows}_sat"] = _job(
-                            inst, info, cfg, rows, n, beam=beam, method="sat", node_limit=int(cfg["sat_node_limit"]))
+                    _beam_jobs(table[exp], f"{inst}/beam_s{seed}_r{rows}", _job(inst, info, cfg, rows, n, beam=beam),
+                               cfg)
             else:  # mitm_wall
                 beam = (int(cfg.get("beam_width", 4096)), int(cfg.get("beam_seed", 0)))
                 for rows in cfg.get("rows", [2, 3, 4]):
                     for width in cfg.get("widths", [4, 8, 12, 16]):
                         if width <= n:
-                            table[exp][f"{inst}/beam_r{rows}_w{width}"] = _job(inst, info, cfg, rows, width,
-                                                                               beam=beam)
+                            _beam_jobs(table[exp], f"{inst}/beam_r{rows}_w{width}",
+                                       _job(inst, info, cfg, rows, width, beam=beam), cfg)
     return table
+
+
+def _beam_jobs(table: dict, job_id: str, job: dict, cfg: dict) -> None:
+    """A beam-board band job, and with `sat_node_limit` the same band proven by the SAT back-end (id + `_sat`)."""
+    table[job_id] = job
+    if cfg.get("sat_node_limit"):
+        table[f"{job_id}_sat"] = {**job, "method": "sat", "node_limit": int(cfg["sat_node_limit"])}
 
 
 def all_jobs(table: dict) -> dict:

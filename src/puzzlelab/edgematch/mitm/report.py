@@ -195,11 +195,19 @@ def _where_rows_stop(sub: pd.DataFrame) -> list[str]:
         open_ = h[h["proven"] != "yes"]
         if len(open_):
             r = open_.iloc[0]
-            text += (f", width {int(r['width'])} stopped by {_STOP_WORDS.get(r['stopped by'], r['stopped by'])} "
-                     f"at budget {int(r['last budget'])} (optimum between {int(r['lower bound'])} and "
-                     f"{int(r['best found'])}; largest table {_mib_text(r['table MiB'])})")
+            memory = r["table MiB"] if pd.notna(r["table MiB"]) else r["CNF MiB"]
+            text += (f", width {int(r['width'])} stopped by {_STOP_WORDS.get(r['stopped by'], r['stopped by'])}"
+                     + (f" at budget {int(r['last budget'])}" if pd.notna(r["last budget"]) else "")
+                     + f" (optimum between {int(r['lower bound'])} and {int(r['best found'])}; "
+                     + ("largest table " if pd.notna(r["table MiB"]) else "CNF ") + f"{_mib_text(memory)})")
         out.append(text)
     return out
+
+
+def _max_partials(res: dict) -> int | None:
+    if res.get("method") == "sat":
+        return None
+    return max([max(r["upper_partials"] or 0, r["lower_partials"] or 0) for r in res["rounds"]] or [0])
 
 
 def wall(records: list[dict]) -> tuple[pd.DataFrame, str]:
@@ -207,29 +215,36 @@ def wall(records: list[dict]) -> tuple[pd.DataFrame, str]:
     for res in records:
         j = res["job"]
         width = res["band"]["cols"][1] - res["band"]["cols"][0]
-        rows.append({"instance": j["instance"], "rows": j["rows"], "width": width, "cells": j["rows"] * width,
-                     **_common(res), "last budget": res["rounds"][-1]["budget"] if res["rounds"] else None,
-                     "max partials": max([max(r["upper_partials"] or 0, r["lower_partials"] or 0)
-                                          for r in res["rounds"]] or [0])})
-    df = pd.DataFrame(rows).sort_values(["instance", "rows", "width"], kind="stable") if rows else pd.DataFrame()
+        rows.append({"instance": j["instance"], "method": res.get("method", "mitm"), "rows": j["rows"],
+                     "width": width, "cells": j["rows"] * width, **_common(res),
+                     "CNF MiB": _mib(res.get("sat_bytes")),
+                     "last budget": res["rounds"][-1]["budget"] if res["rounds"] else None,
+                     "max partials": _max_partials(res)})
+    df = pd.DataFrame(rows).sort_values(["instance", "method", "rows", "width"], kind="stable") if rows \
+        else pd.DataFrame()
+    if len(df) and (df["method"] == "sat").any():  # a SAT job's nodes are CaDiCaL's conflicts
+        df = df.rename(columns={"nodes": "nodes (SAT: conflicts)"})
     parts = []
     for inst in sorted(df["instance"].unique()) if len(df) else []:
-        sub = df[df["instance"] == inst]
-        ok = sub[sub["proven"] == "yes"]
-        biggest = ok.sort_values(["cells", "rows"], kind="stable").iloc[-1] if len(ok) else None
-        mem = sub[sub["stopped by"] == "memory"].sort_values(["cells", "rows"], kind="stable")
-        nodes = sub[sub["stopped by"] == "nodes"].sort_values(["cells", "rows"], kind="stable")
-        text = f"{inst}: largest band proven "
-        text += f"{int(biggest['rows'])}x{int(biggest['width'])}" if biggest is not None else "none"
-        if len(mem):
-            text += f", memory first stops {int(mem.iloc[0]['rows'])}x{int(mem.iloc[0]['width'])}"
-        if len(nodes):
-            text += f", the node limit (time) first stops {int(nodes.iloc[0]['rows'])}x{int(nodes.iloc[0]['width'])}"
-        late = sub[sub["stopped by"] == "timeout"]
-        if len(late):
-            text += f", the timeout stopped {len(late)} band(s) (not reproducible)"
-        parts.append(text)
-        parts.extend(_where_rows_stop(sub))
+        for method in sorted(df[df["instance"] == inst]["method"].unique()):
+            sub = df[(df["instance"] == inst) & (df["method"] == method)]
+            ok = sub[sub["proven"] == "yes"]
+            biggest = ok.sort_values(["cells", "rows"], kind="stable").iloc[-1] if len(ok) else None
+            mem = sub[sub["stopped by"] == "memory"].sort_values(["cells", "rows"], kind="stable")
+            nodes = sub[sub["stopped by"] == "nodes"].sort_values(["cells", "rows"], kind="stable")
+            text = f"{inst}, {METHOD_NAMES.get(method, method)}: largest band proven "
+            text += f"{int(biggest['rows'])}x{int(biggest['width'])}" if biggest is not None else "none"
+            if len(mem):
+                text += f", memory first stops {int(mem.iloc[0]['rows'])}x{int(mem.iloc[0]['width'])}"
+            if len(nodes):
+                limit = "conflict" if method == "sat" else "node"
+                text += (f", the {limit} limit (time) first stops "
+                         f"{int(nodes.iloc[0]['rows'])}x{int(nodes.iloc[0]['width'])}")
+            late = sub[sub["stopped by"] == "timeout"]
+            if len(late):
+                text += f", the timeout stopped {len(late)} band(s) (not reproducible)"
+            parts.append(text)
+            parts.extend(_where_rows_stop(sub))
     return df, "; ".join(parts) + "."
 
 
@@ -322,14 +337,15 @@ def vs_beam_scorecard(df: pd.DataFrame, link: str) -> list:
 
 
 def wall_scorecard(df: pd.DataFrame, link: str) -> list:
-    """What stops the proofs first as bands grow: the article says memory, not time."""
+    """What stops the meet-in-the-middle proofs first as bands grow: the article says memory, not time."""
     from ...lab.scorecard import Row
 
     fig = "what first stops an exact band proof as bands grow"
     article = "memory, not time (the top-half table)"
-    stopped = df[df["proven"] == "no"].sort_values(["cells", "rows"], kind="stable") if len(df) else df
+    mitm = df[df["method"] == "mitm"] if len(df) else df  # the article's question is about its tables
+    stopped = mitm[mitm["proven"] == "no"].sort_values(["cells", "rows"], kind="stable") if len(mitm) else mitm
     if not len(stopped):
-        return [Row("004", fig, article, "not run here (every band proven)" if len(df) else "not run here",
+        return [Row("004", fig, article, "not run here (every band proven)" if len(mitm) else "not run here",
                     link=link)]
     first = stopped.iloc[0]
     reason = {"memory": "memory", "nodes": "the node limit (time)", "timeout": "the timeout (time)"}.get(
@@ -337,6 +353,11 @@ def wall_scorecard(df: pd.DataFrame, link: str) -> list:
     table = float(stopped["table MiB"].max())
     ours = (f"{reason} at {int(first['rows'])}x{int(first['width'])} ({first['instance']}; "
             f"largest table {table:.3g} MiB)")
+    sat = df[(df["method"] == "sat") & (df["proven"] == "yes")]
+    if len(sat):  # how far the SAT back-end carries the same bands
+        per_height = ", ".join(f"{int(h)} rows to width {int(sat[sat['rows'] == h]['width'].max())}"
+                               for h in sorted(sat["rows"].unique()))
+        ours += f"; SAT (CaDiCaL) proves {len(sat)}/{int((df['method'] == 'sat').sum())} bands ({per_height})"
     return [Row("004", fig, article, ours, verdict="reproduced" if first["stopped by"] == "memory" else "missed",
                 link=link)]
 
@@ -447,38 +468,49 @@ def figure_vs_beam(df: pd.DataFrame, path: str) -> None:
 
 
 def figure_wall(df: pd.DataFrame, path: str) -> None:
-    fig, ax = figure(layout="constrained")
-    if len(df):
-        heights = sorted(df["rows"].unique())
-        widths = sorted(df["width"].unique())
-        status = {"yes": 0, "memory": 1, "nodes": 2, "timeout": 2}
-        grid = np.full((len(heights), len(widths)), np.nan)
-        for _, r in df.iterrows():
-            s = 0 if r["proven"] == "yes" else status.get(r["stopped by"], 2)
-            grid[heights.index(r["rows"]), widths.index(r["width"])] = s
-            text = (f"{int(r['best found'])}" if r["proven"] == "yes" else f">={int(r['lower bound'])}") + \
-                (f"\n{r['table MiB']:.0f} MiB" if r["table MiB"] >= 1 else "\n<1 MiB")
-            ax.text(widths.index(r["width"]), heights.index(r["rows"]), text, ha="center", va="center", fontsize=7)
-        from matplotlib.colors import ListedColormap
+    """Rows x width grid per method: proven (the optimum), or stopped (the lower bound) and by what."""
+    from matplotlib.colors import ListedColormap
 
-        ax.imshow(grid, cmap=ListedColormap(["#b7e1b0", "#f4a3a3", "#f6d18b"]), vmin=-0.5, vmax=2.5,
-                  origin="lower", aspect="auto")
-        ax.set_xticks(range(len(widths)), [str(w) for w in widths])
-        ax.set_yticks(range(len(heights)), [str(h) for h in heights])
-    ax.grid(False)
-    ax.set_xlabel("band width (columns)")
-    ax.set_ylabel("band rows")
-    ax.set_title("Proven (green), stopped by memory (red) or by the node limit (amber)")
+    methods = sorted(df["method"].unique()) if len(df) else ["mitm"]
+    fig, axes = figure(width=5.6 * len(methods), height=4.4, ncols=len(methods), squeeze=False, layout="constrained")
+    for ax, method in zip(axes[0], methods, strict=False):
+        sub = df[df["method"] == method] if len(df) else df
+        if len(sub):
+            heights = sorted(sub["rows"].unique())
+            widths = sorted(sub["width"].unique())
+            status = {"yes": 0, "memory": 1, "nodes": 2, "timeout": 2}
+            grid = np.full((len(heights), len(widths)), np.nan)
+            for _, r in sub.iterrows():
+                s = 0 if r["proven"] == "yes" else status.get(r["stopped by"], 2)
+                grid[heights.index(r["rows"]), widths.index(r["width"])] = s
+                memory = r["table MiB"] if method != "sat" else r["CNF MiB"]
+                text = (f"{int(r['best found'])}" if r["proven"] == "yes" else f">={int(r['lower bound'])}") + \
+                    ("" if memory is None or pd.isna(memory) else f"\n{_mib_text(memory)}")
+                ax.text(widths.index(r["width"]), heights.index(r["rows"]), text, ha="center", va="center",
+                        fontsize=7)
+            ax.imshow(grid, cmap=ListedColormap(["#b7e1b0", "#f4a3a3", "#f6d18b"]), vmin=-0.5, vmax=2.5,
+                      origin="lower", aspect="auto")
+            ax.set_xticks(range(len(widths)), [str(w) for w in widths])
+            ax.set_yticks(range(len(heights)), [str(h) for h in heights])
+        ax.grid(False)
+        ax.set_xlabel("band width (columns)")
+        ax.set_ylabel("band rows")
+        ax.set_title(METHOD_NAMES.get(method, method) + (" (MiB: the CNF)" if method == "sat" else " (MiB: tables)"),
+                     fontsize=9)
+    fig.suptitle("Proven (green: the optimum), stopped by memory (red) or by the node or conflict limit "
+                 "(amber: the lower bound)", fontsize=10)
     save(fig, path)
 
 
 def figure_wall_memory(df: pd.DataFrame, path: str, limit: int | None) -> None:
+    """Largest table against band cells, meet in the middle only (the SAT back-end has no tables)."""
     fig, ax = figure(layout="constrained")
     marks = {"": ("o", "#2ca02c", "proven"), "memory": ("x", "#d62728", "memory"),
              "nodes": ("^", "#ff7f0e", "node limit"), "timeout": ("v", "#8c564b", "timeout"),
              "max-budget": ("s", "#7f7f7f", "max budget")}
+    mitm = df[df["method"] == "mitm"] if len(df) else df
     for key, (m, c, name) in marks.items():
-        sub = df[df["stopped by"] == key] if len(df) else df
+        sub = mitm[mitm["stopped by"] == key] if len(mitm) else mitm
         if len(sub):
             ax.scatter(sub["cells"], sub["table MiB"], marker=m, color=c, label=name)
     if limit:
@@ -486,7 +518,7 @@ def figure_wall_memory(df: pd.DataFrame, path: str, limit: int | None) -> None:
     ax.set_yscale("log")
     ax.set_xlabel("band cells (rows x width)")
     ax.set_ylabel("largest table of the run, MiB (as counted)")
-    ax.set_title("Where memory becomes the wall")
+    ax.set_title("Where memory becomes the wall (meet in the middle)")
     ax.legend(fontsize=8)
     save(fig, path)
 
