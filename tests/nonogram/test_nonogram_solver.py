@@ -548,3 +548,24 @@ def test_batch_path_takes_the_steps_of_solve(monkeypatch, chunk):
     assert batched[5].status == "contradiction"
     if chunk:  # some puzzles did go on in solve after the batch
         assert sum(r.stats["work"] > chunk for r in batched) > 5
+
+
+def test_caches_made_ready_before_the_clock_change_no_answer_or_counter():
+    """`bench` writes its line caches before timing: they start empty, so hits, the work counters and the
+    answers are those of tables made during the solve."""
+    from puzzlelab.nonogram import linecache
+    from puzzlelab.nonogram.solver import cache_shape, ready_caches
+
+    puzzles = generate(40, 40, 0.65, 3, 3, seed=7) + generate(20, 20, 0.6, 2, 2, seed=6)
+    linecache._pool.clear()
+    fresh = [solve(p) for p in puzzles]
+    assert any(r.stats["probes"] for r in fresh)  # the search ran, so the caches were used
+    linecache._pool.clear()
+    ready_caches(puzzles, Options())
+    shapes = {cache_shape(p, Options().cache_mb) for p in puzzles}
+    assert set(linecache._pool) == shapes and not any(t[:-1].any() for t in linecache._pool.values())
+    again = [solve(p) for p in puzzles]
+    for a, b in zip(fresh, again, strict=True):
+        assert (a.status, a.stats) == (b.status, b.stats)
+        assert all(np.array_equal(x, y) for x, y in zip(a.solutions, b.solutions, strict=True))
+    ready_caches(puzzles, Options(cache_mb=0))  # no cache, nothing to make ready

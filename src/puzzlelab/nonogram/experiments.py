@@ -22,7 +22,7 @@ from ..lab.errors import InputError
 from ..lab.progress import Progress
 from .formats import FORMATS, load
 from .model import Puzzle, satisfies
-from .solver import Options, batchable, prepare, solve, solve_many, warm_up
+from .solver import Options, batchable, prepare, ready_caches, solve, solve_many, warm_up
 
 # The reproducible outcome of each puzzle ...
 RESULT_COLUMNS = ["corpus", "name", "size", "width", "height", "colors", "status", "line_solvable", "solutions",
@@ -104,6 +104,7 @@ def run_loaded(items: list[Loaded], opts: Options, corpus: str | None = None, pr
     """One row per item; a puzzle solved in under `repeat_below` CPU seconds is solved `repeats` times in
     all and keeps its median run's times (the answers are the same every time: checked)."""
     warm_up()
+    ready_caches([it.puzzle for it in items if it.puzzle is not None], opts)
     # The loaded puzzles (hundreds of thousands of clue tuples on the big corpora) live until the end:
     # freeze them out of the garbage collector, whose full passes otherwise land inside timed solves
     # (no gc.collect() first: returning freed memory to the system makes the first solve page-fault).
