@@ -90,6 +90,17 @@ def test_wall_sat_jobs_beside_the_ratchet():
                                               "width": 8, "method": "sat"}
 
 
+def _report(run_cli, tmp_path, table: str, runs: list, timings: list) -> dict:
+    """`edgematch report TABLE` of these runs into tmp_path (scorecard.csv beside): its files by kind."""
+    files = {k: tmp_path / f"{k}.{k.lstrip('rm')}" for k in ("csv", "html", "rcsv", "rhtml", "svg", "msvg")}
+    code, _, err = run_cli("edgematch", "report", table, *runs, "--timings", *timings,
+                           "--memory-budget", "1G", "--csv", files["csv"], "--html", files["html"],
+                           "--rounds-csv", files["rcsv"], "--rounds-html", files["rhtml"], "--svg", files["svg"],
+                           "--memory-svg", files["msvg"], "--scorecard", tmp_path / "scorecard.csv")
+    assert code == 0, err
+    return files
+
+
 def test_wall_report_with_both_methods(tmp_path, run_cli):
     """A narrow band the ratchet cannot finish within its node limit and SAT proves: the table, the
     note per method and the scorecard row (the wall of the tables, the SAT reach beside it)."""
@@ -113,12 +124,7 @@ def test_wall_report_with_both_methods(tmp_path, run_cli):
             assert code == 0, err
             runs.append(str(out))
             timings.append(str(tim))
-    files = {k: tmp_path / f"{k}.{k.lstrip('rm')}" for k in ("csv", "html", "rcsv", "rhtml", "svg", "msvg")}
-    code, _, err = run_cli("edgematch", "report", "mitm_wall", *runs, "--timings", *timings,
-                           "--memory-budget", "1G", "--csv", files["csv"], "--html", files["html"],
-                           "--rounds-csv", files["rcsv"], "--rounds-html", files["rhtml"], "--svg", files["svg"],
-                           "--memory-svg", files["msvg"], "--scorecard", tmp_path / "scorecard.csv")
-    assert code == 0, err
+    files = _report(run_cli, tmp_path, "mitm_wall", runs, timings)
     df = pd.read_csv(files["csv"])
     assert list(df["method"]) == ["mitm", "mitm", "sat", "sat"] and list(df["width"]) == [4, 8, 4, 8]
     sat = df[df["method"] == "sat"]
@@ -193,12 +199,7 @@ def test_report_from_real_runs(tmp_path, run_cli):
         assert code == 0, err
         runs.append(str(out))
         timings.append(str(tim))
-    files = {k: tmp_path / f"{k}.{k.lstrip('rm')}" for k in ("csv", "html", "rcsv", "rhtml", "svg", "msvg")}
-    code, _, err = run_cli("edgematch", "report", "mitm_bench", *runs, "--timings", *timings,
-                           "--memory-budget", "1G", "--csv", files["csv"], "--html", files["html"],
-                           "--rounds-csv", files["rcsv"], "--rounds-html", files["rhtml"], "--svg", files["svg"],
-                           "--memory-svg", files["msvg"], "--scorecard", tmp_path / "scorecard.csv")
-    assert code == 0, err
+    files = _report(run_cli, tmp_path, "mitm_bench", runs, timings)
     import pandas as pd
 
     card = pd.read_csv(tmp_path / "scorecard.csv", dtype=str, keep_default_na=False)
