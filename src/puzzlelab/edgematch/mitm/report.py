@@ -133,9 +133,7 @@ def bench(records: list[dict]) -> tuple[pd.DataFrame, str]:
         j = res["job"]
         gu, gl = growth(independent(res, "upper")), growth(independent(res, "lower"))
         rows.append({"instance": j["instance"], "source": j["source"], "rows": j["rows"], **_common(res),
-                     "growth upper": gu, "growth lower": gl,
-                     "max partials": max([max(r["upper_partials"] or 0, r["lower_partials"] or 0)
-                                          for r in res["rounds"]] or [0])})
+                     "growth upper": gu, "growth lower": gl, "max partials": _max_partials(res)})
     df = pd.DataFrame(rows)
     parts = []
     for rows_ in sorted(df["rows"].dropna().unique()) if len(df) else []:
@@ -161,8 +159,7 @@ def vs_beam(records: list[dict]) -> tuple[pd.DataFrame, str]:
                      "left behind": before - best if res["proven"] else None,
                      "left behind (at least)": before - best, "left behind (at most)": before - low})
     df = pd.DataFrame(rows)
-    if len(df) and (df["method"] == "sat").any():  # a SAT job's nodes are CaDiCaL's conflicts
-        df = df.rename(columns={"nodes": "nodes (SAT: conflicts)"})
+    df = _conflicts_header(df)
     parts = []
     for method in sorted(df["method"].unique()) if len(df) else []:
         sub = df[df["method"] == method]
@@ -176,6 +173,18 @@ def vs_beam(records: list[dict]) -> tuple[pd.DataFrame, str]:
 
 
 METHOD_NAMES = {"mitm": "meet in the middle", "sat": "SAT (CaDiCaL)"}
+
+
+def _conflicts_header(df: pd.DataFrame) -> pd.DataFrame:
+    """The nodes column says so when a SAT job is in the table: there it counts CaDiCaL's conflicts."""
+    if len(df) and (df["method"] == "sat").any():
+        return df.rename(columns={"nodes": "nodes (SAT: conflicts)"})
+    return df
+
+
+def _memory(r) -> tuple[float, str]:
+    """(MiB, what) of a job's memory as counted: the largest table, or a SAT job's CNF."""
+    return (r["CNF MiB"], "CNF") if r["method"] == "sat" else (r["table MiB"], "largest table")
 _STOP_WORDS = {"memory": "memory (the tables)", "nodes": "the node limit (time)", "timeout": "the timeout (time)",
                "max-budget": "the budget cap"}
 
@@ -195,11 +204,11 @@ def _where_rows_stop(sub: pd.DataFrame) -> list[str]:
         open_ = h[h["proven"] != "yes"]
         if len(open_):
             r = open_.iloc[0]
-            memory = r["table MiB"] if pd.notna(r["table MiB"]) else r["CNF MiB"]
+            memory, what = _memory(r)
             text += (f", width {int(r['width'])} stopped by {_STOP_WORDS.get(r['stopped by'], r['stopped by'])}"
                      + (f" at budget {int(r['last budget'])}" if pd.notna(r["last budget"]) else "")
                      + f" (optimum between {int(r['lower bound'])} and {int(r['best found'])}; "
-                     + ("largest table " if pd.notna(r["table MiB"]) else "CNF ") + f"{_mib_text(memory)})")
+                     + f"{what} {_mib_text(memory)})")
         out.append(text)
     return out
 
@@ -222,8 +231,7 @@ def wall(records: list[dict]) -> tuple[pd.DataFrame, str]:
                      "max partials": _max_partials(res)})
     df = pd.DataFrame(rows).sort_values(["instance", "method", "rows", "width"], kind="stable") if rows \
         else pd.DataFrame()
-    if len(df) and (df["method"] == "sat").any():  # a SAT job's nodes are CaDiCaL's conflicts
-        df = df.rename(columns={"nodes": "nodes (SAT: conflicts)"})
+    df = _conflicts_header(df)
     parts = []
     for inst in sorted(df["instance"].unique()) if len(df) else []:
         for method in sorted(df[df["instance"] == inst]["method"].unique()):
@@ -357,7 +365,7 @@ def wall_scorecard(df: pd.DataFrame, link: str) -> list:
     if len(sat):  # how far the SAT back-end carries the same bands
         per_height = ", ".join(f"{int(h)} rows to width {int(sat[sat['rows'] == h]['width'].max())}"
                                for h in sorted(sat["rows"].unique()))
-        ours += f"; SAT (CaDiCaL) proves {len(sat)}/{int((df['method'] == 'sat').sum())} bands ({per_height})"
+        ours += f"; {METHOD_NAMES['sat']} proves {len(sat)}/{int((df['method'] == 'sat').sum())} bands ({per_height})"
     return [Row("004", fig, article, ours, verdict="reproduced" if first["stopped by"] == "memory" else "missed",
                 link=link)]
 
@@ -483,9 +491,9 @@ def figure_wall(df: pd.DataFrame, path: str) -> None:
             for _, r in sub.iterrows():
                 s = 0 if r["proven"] == "yes" else status.get(r["stopped by"], 2)
                 grid[heights.index(r["rows"]), widths.index(r["width"])] = s
-                memory = r["table MiB"] if method != "sat" else r["CNF MiB"]
+                memory = _memory(r)[0]
                 text = (f"{int(r['best found'])}" if r["proven"] == "yes" else f">={int(r['lower bound'])}") + \
-                    ("" if memory is None or pd.isna(memory) else f"\n{_mib_text(memory)}")
+                    ("" if pd.isna(memory) else f"\n{_mib_text(memory)}")
                 ax.text(widths.index(r["width"]), heights.index(r["rows"]), text, ha="center", va="center",
                         fontsize=7)
             ax.imshow(grid, cmap=ListedColormap(["#b7e1b0", "#f4a3a3", "#f6d18b"]), vmin=-0.5, vmax=2.5,
