@@ -184,7 +184,7 @@ def _conflicts_header(df: pd.DataFrame) -> pd.DataFrame:
 
 def _memory(r) -> tuple[float, str]:
     """(MiB, what) of a job's memory as counted: the largest table, or a SAT job's CNF."""
-    return (r["CNF MiB"], "CNF") if r["method"] == "sat" else (r["table MiB"], "largest table")
+    return (r["CNF MiB"], "CNF") if r.get("method") == "sat" else (r["table MiB"], "largest table")
 _STOP_WORDS = {"memory": "memory (the tables)", "nodes": "the node limit (time)", "timeout": "the timeout (time)",
                "max-budget": "the budget cap"}
 
