@@ -137,3 +137,24 @@ def test_a_job_that_resumed_a_checkpoint_costs_its_whole_search(tmp_path):
     timing.write_text(json.dumps({"time_s": 3000.0, "cpu_s": 2900.5, "resumed_from_depth": 58}))
     row = measure([job], "full").iloc[0]
     assert (row.cpu_s, row.wall_s, row.max_rss_mb) == (2900.5, 3000.0, 900.0)
+
+
+def test_a_run_that_resumed_a_checkpoint_counts_the_earlier_runs_of_that_job(tmp_path):
+    import json
+
+    from puzzlelab.lab.cost import Job, resumed_benchmarks
+
+    bench_dir = tmp_path / "benchmarks" / "snakebird_deep" / "snakebird_solve"
+    bench_dir.mkdir(parents=True)
+    bench = bench_dir / "star.tsv"
+    bench.write_text("s\th:m:s\tmax_rss\tcpu_time\n3600.0\t1:00:00\t900.0\t3500.0\n")
+    timing = tmp_path / "star.timing.json"
+    job = Job("snakebird_solve", outputs=[str(timing)], benchmark=str(bench))
+    timing.write_text(json.dumps({"time_s": 3600.0, "cpu_s": 3500.0, "resumed_from_depth": None}))
+    assert resumed_benchmarks([job]) == {}
+    assert readme.measure_run(tmp_path / "benchmarks", "full")["cpu_hours"] == round(3500 / 3600, 2)
+    timing.write_text(json.dumps({"time_s": 9000.0, "cpu_s": 8640.0, "resumed_from_depth": 67}))
+    whole = resumed_benchmarks([job])
+    assert whole == {str(bench): (9000.0, 8640.0)}
+    run = readme.measure_run(tmp_path / "benchmarks", "full", whole=whole)
+    assert (run["jobs"], run["cpu_hours"], run["elapsed_hours"]) == (1, 2.4, 2.5)

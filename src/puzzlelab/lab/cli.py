@@ -283,6 +283,12 @@ def _plan(args) -> int:
 
 
 def _costs(args) -> int:
+    _write_costs(args)
+    return 0
+
+
+def _write_costs(args) -> list:
+    """The cost table of the run on disk merged into `--out` (reference/<label>/costs.csv); the jobs."""
     from . import cost
 
     label = _label(args)
@@ -295,7 +301,7 @@ def _costs(args) -> int:
     write_table(table, out)
     print(f"{out}: {len(rows)} jobs measured of {len(jobs)} "
           f"({rows['cpu_s'].sum() / 3600:.2f} CPU-hours, peak {rows['max_rss_mb'].max() / 1000:.2f} GB)")
-    return 0
+    return jobs
 
 
 def _cost_report(args) -> int:
@@ -377,8 +383,10 @@ def _reference(args) -> int:
     args.out = None
     if args.part:
         return _reference_part(args, label)
+    from . import cost
+
     _manifest(args)
-    _costs(args)
+    jobs = _write_costs(args)
     card = Path(args.results) / "report" / "scorecard.csv"
     if not card.is_file():
         raise InputError("no scorecard: the run has not finished", card)
@@ -386,7 +394,8 @@ def _reference(args) -> int:
     print(f"reference/{label}/scorecard.csv: copied from {card}")
     from .readme import record_run
 
-    run = record_run(Path(args.results) / "benchmarks", label, Path("reference") / label / "run.json")
+    run = record_run(Path(args.results) / "benchmarks", label, Path("reference") / label / "run.json",
+                     cost.resumed_benchmarks(jobs))
     print(f"reference/{label}/run.json: {run['jobs']} jobs, {run['cpu_hours']} CPU-hours, "
           f"{run['elapsed_hours']} h elapsed")
     return 0
@@ -397,7 +406,7 @@ def _reference_part(args, label: str) -> int:
 
     import pandas as pd
 
-    from . import canonical, manifest, reference
+    from . import canonical, cost, manifest, reference
     from .errors import InputError
     from .readme import measure_run
     from .tables import write_table
@@ -418,7 +427,7 @@ def _reference_part(args, label: str) -> int:
     manifest.write(path, m)
     print(f"{path}: {m['artifacts']} artifacts of {len(m['experiments'])} experiments (label {label})")
     old_cost = reference.cost_by_experiment(ref / "costs.csv")
-    _costs(args)
+    jobs = _write_costs(args)
     card = ref / "scorecard.csv"
     old = pd.read_csv(card, keep_default_na=False, dtype=str) if card.is_file() else None
     rows = reference.merge_scorecard(old, pieces)
@@ -428,7 +437,7 @@ def _reference_part(args, label: str) -> int:
     def keep(rel):  # a benchmark of a job of this part (another config's in results/ are not)
         return str(results / "benchmarks" / rel) in made
 
-    part = measure_run(results / "benchmarks", label, keep)
+    part = measure_run(results / "benchmarks", label, keep, cost.resumed_benchmarks(jobs))
     part.update(experiments=sorted(args.part), commit=reference.commit())
     run_path = ref / "run.json"
     run = reference.merge_run(canonical.read_json(run_path) if run_path.is_file() else None, part, known,

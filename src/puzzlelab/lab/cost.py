@@ -211,6 +211,16 @@ def resumed_work(job: Job) -> tuple[float, float] | None:
     return None
 
 
+def resumed_benchmarks(jobs: list[Job]) -> dict[str, tuple[float, float]]:
+    """Benchmark path -> (wall, CPU) seconds of the whole search, for the jobs that resumed a checkpoint."""
+    out = {}
+    for job in jobs:
+        whole = resumed_work(job) if job.benchmark else None
+        if whole is not None:
+            out[job.benchmark] = whole
+    return out
+
+
 def measure(jobs: list[Job], label: str) -> pd.DataFrame:
     """One row per job with a benchmark file on disk: what it cost in this run (for a job that resumed
     a checkpoint, at least its whole search's time: see `resumed_work`)."""

@@ -51,19 +51,25 @@ def busy_hours(intervals: list[tuple[float, float]]) -> float:
     return total / 3600
 
 
-def measure_run(benchmarks: str | Path, label: str, keep=None) -> dict:
+def measure_run(benchmarks: str | Path, label: str, keep=None, whole=None) -> dict:
     """What the run on disk cost: jobs, CPU-hours, wall time while its jobs ran, peak job memory;
-    `keep(path relative to benchmarks/)` picks the jobs of one part of a run made in parts."""
+    `keep(path relative to benchmarks/)` picks the jobs of one part of a run made in parts; `whole`
+    (benchmark path -> (wall, CPU) seconds, `cost.resumed_benchmarks`) counts the earlier runs of a
+    job that resumed a checkpoint, which its benchmark file does not see."""
     intervals, cpu, jobs, rss = [], 0.0, 0, 0.0
+    whole = whole or {}
     for bench in sorted(Path(benchmarks).rglob("*.tsv")):
         if keep is not None and not keep(bench.relative_to(benchmarks)):
             continue
         b = cost.read_benchmark(bench)
         if b is None:
             continue
+        wall_s, cpu_s = (0.0 if pd.isna(b[k]) else b[k] for k in ("wall_s", "cpu_s"))
+        if str(bench) in whole:
+            wall_s, cpu_s = max(wall_s, whole[str(bench)][0]), max(cpu_s, whole[str(bench)][1])
         end = bench.stat().st_mtime
-        intervals.append((end - (0 if pd.isna(b["wall_s"]) else b["wall_s"]), end))
-        cpu += 0 if pd.isna(b["cpu_s"]) else b["cpu_s"]
+        intervals.append((end - wall_s, end))
+        cpu += cpu_s
         rss = max(rss, 0 if pd.isna(b["max_rss_mb"]) else b["max_rss_mb"])
         jobs += 1
     last = max((b for _, b in intervals), default=0.0)
@@ -73,9 +79,9 @@ def measure_run(benchmarks: str | Path, label: str, keep=None) -> dict:
             "date": datetime.fromtimestamp(last, UTC).strftime("%Y-%m-%d") if last else ""}
 
 
-def record_run(benchmarks: str | Path, label: str, out: str | Path) -> dict:
+def record_run(benchmarks: str | Path, label: str, out: str | Path, whole=None) -> dict:
     """measure_run of the whole run on disk, written to `out` (reference/<label>/run.json)."""
-    record = measure_run(benchmarks, label)
+    record = measure_run(benchmarks, label, whole=whole)
     record.pop("date")
     canonical.write_json(out, record)
     return record
