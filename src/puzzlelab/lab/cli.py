@@ -287,13 +287,15 @@ def _costs(args) -> int:
     return 0
 
 
-def _write_costs(args) -> list:
-    """The cost table of the run on disk merged into `--out` (reference/<label>/costs.csv); the jobs."""
+def _write_costs(args, only=None) -> list:
+    """The cost table of the run on disk merged into `--out` (reference/<label>/costs.csv); the jobs.
+    `only` (benchmark paths): measure just those jobs (a part's), so another run's benchmarks left in
+    `results/` never replace the committed rows of experiments outside the part."""
     from . import cost
 
     label = _label(args)
     jobs = cost.dry_run([], args.configfile, forceall=True)
-    rows = cost.measure(jobs, label)
+    rows = cost.measure([j for j in jobs if only is None or j.benchmark in only], label)
     out = args.out or f"reference/{label}/costs.csv"
     table = cost.merge_tables(cost.rescale(cost.load_table(out), jobs, label), rows)
     from .tables import write_table
@@ -427,7 +429,7 @@ def _reference_part(args, label: str) -> int:
     manifest.write(path, m)
     print(f"{path}: {m['artifacts']} artifacts of {len(m['experiments'])} experiments (label {label})")
     old_cost = reference.cost_by_experiment(ref / "costs.csv")
-    jobs = _write_costs(args)
+    jobs = _write_costs(args, made)
     card = ref / "scorecard.csv"
     old = pd.read_csv(card, keep_default_na=False, dtype=str) if card.is_file() else None
     rows = reference.merge_scorecard(old, pieces)
