@@ -211,6 +211,12 @@ def resumed_work(job: Job) -> tuple[float, float] | None:
     return None
 
 
+def charged(wall_s: float, cpu_s: float, whole: tuple[float, float] | None) -> tuple[float, float]:
+    """(wall, CPU) seconds a job is charged: its benchmark's, or at least its whole search's when it
+    resumed a checkpoint (`whole`, from `resumed_work`: the benchmark file sees only the last run)."""
+    return (wall_s, cpu_s) if whole is None else (max(wall_s, whole[0]), max(cpu_s, whole[1]))
+
+
 def resumed_benchmarks(jobs: list[Job]) -> dict[str, tuple[float, float]]:
     """Benchmark path -> (wall, CPU) seconds of the whole search, for the jobs that resumed a checkpoint."""
     out = {}
@@ -230,12 +236,9 @@ def measure(jobs: list[Job], label: str) -> pd.DataFrame:
         if bench is None:
             continue
         cpu = bench["cpu_s"] if not math.isnan(bench["cpu_s"]) else bench["wall_s"]
-        whole = resumed_work(job)
-        if whole is not None:
-            bench = {**bench, "wall_s": max(bench["wall_s"], whole[0])}
-            cpu = max(cpu, whole[1])
+        wall, cpu = charged(bench["wall_s"], cpu, resumed_work(job))
         rows.append([label, job.rule, job.experiment, job.key, job.command, job.threads, job.scale, round(cpu, 2),
-                     round(bench["wall_s"], 2), round(bench["max_rss_mb"], 1), round(disk_mb(job.outputs), 3)])
+                     round(wall, 2), round(bench["max_rss_mb"], 1), round(disk_mb(job.outputs), 3)])
     return pd.DataFrame(rows, columns=COST_COLUMNS)
 
 

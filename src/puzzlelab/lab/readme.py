@@ -64,9 +64,8 @@ def measure_run(benchmarks: str | Path, label: str, keep=None, whole=None) -> di
         b = cost.read_benchmark(bench)
         if b is None:
             continue
-        wall_s, cpu_s = (0.0 if pd.isna(b[k]) else b[k] for k in ("wall_s", "cpu_s"))
-        if str(bench) in whole:
-            wall_s, cpu_s = max(wall_s, whole[str(bench)][0]), max(cpu_s, whole[str(bench)][1])
+        wall_s, cpu_s = cost.charged(*(0.0 if pd.isna(b[k]) else b[k] for k in ("wall_s", "cpu_s")),
+                                     whole.get(str(bench)))
         end = bench.stat().st_mtime
         intervals.append((end - wall_s, end))
         cpu += cpu_s
