@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from puzzlelab.lab import canonical, plots
@@ -119,6 +120,34 @@ def test_plots_are_byte_stable(tmp_path):
     for suffix in ("svg", "png"):
         assert draw(tmp_path / f"a.{suffix}") == draw(tmp_path / f"b.{suffix}")
     assert b"<dc:date>" not in (tmp_path / "a.svg").read_bytes()
+
+
+def _loglog_svg(path):
+    fig, ax = plots.figure()
+    xs = [1.37**k for k in range(60)]
+    ax.plot(xs, [x**0.5 + 0.1 for x in xs], marker="o")
+    ax.set_xscale("log")
+    ax.set_yscale("log", base=2)
+    plots.save(fig, path)
+    return path.read_bytes()
+
+
+def test_log_axes_do_not_depend_on_numpy_log(tmp_path, monkeypatch):
+    """The SVG of a log-log figure is the same when numpy's log and power are off in the 9th digit (CPUs differ
+    in the last ulp; one ulp moved a coordinate's sixth decimal between two machines)."""
+    exact = _loglog_svg(tmp_path / "exact.svg")
+    for name in ("log10", "log2", "log", "power"):
+        fn = getattr(np, name)
+        monkeypatch.setattr(np, name, lambda *a, _fn=fn, **k: _fn(*a, **k) * (1 + 1e-9))
+    assert _loglog_svg(tmp_path / "perturbed.svg") == exact
+
+
+def test_exact_log_is_exact_at_powers():
+    assert plots.exact_log(1000.0, 10) == 3.0
+    assert plots.exact_log(np.nextafter(1000.0, 2000.0), 10) == 3.0
+    assert plots.exact_log(2.0**-20, 2) == -20.0
+    assert plots.exact_power(-3.0, 10) == 0.001
+    assert plots.exact_power(plots.exact_log(12345.678, 10), 10) == pytest.approx(12345.678, rel=1e-14)
 
 
 def test_input_error_location():

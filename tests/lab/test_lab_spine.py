@@ -137,6 +137,7 @@ def _results(root: Path):
                       "exp/scorecard.csv": "s", "logs/exp/a.log": "l", "report/scorecard.csv": "r",
                       "benchmarks/exp/r/a.tsv": "b", ".config/effective.json": "{}", "determinism/exp.json": "d",
                       "exp/checkpoints/set/level/depth-000003/layer-0.blk": "c", "exp/spill/run-1.bin": "w",
+                      "exp/reference/a.peer.json": "p", "exp/reference/a.peer.timing.json": "t",
                       }.items():
         p = root / rel
         p.parent.mkdir(parents=True, exist_ok=True)

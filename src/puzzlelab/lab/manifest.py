@@ -2,7 +2,8 @@
 
 `reference/<label>/manifest.json` is committed for each shipped config; `verify` compares a user's
 `results/` with it byte for byte — the cross-machine determinism check. Measurements are not
-artifacts: files with `.timing.` in their name, experiments' `scorecard.csv`, and everything under
+artifacts: files with `.timing.` in their name, a peer program's outputs (`.peer.`: whether it is
+installed is a fact of the machine), experiments' `scorecard.csv`, and everything under
 `results/logs/`, `results/benchmarks/`, `results/report/` (report-wide tables built from this
 machine's measurements and environment) and dot-folders are left out, and so is the work state of a
 search still running (`checkpoints/` and `spill/` folders of an experiment: removed when it ends).
@@ -20,6 +21,7 @@ from .hashing import sha256_file
 
 EXCLUDED_DIRS = {"logs", "benchmarks", "report"}
 EXCLUDED_NAMES = {"scorecard.csv"}
+MACHINE_MARKERS = (".timing.", ".peer.")  # measurements, and outputs of a peer program found on this machine
 WORK_DIRS = {"checkpoints", "spill"}  # inside an experiment's folder: a running search's resumable state
 # Packages whose versions can change an artifact's bytes (plots, tables, kernels, the SAT solver's models).
 PACKAGES = ["puzzlelab", "numpy", "numba", "pandas", "matplotlib", "zstandard", "snakemake", "python-sat"]
@@ -32,7 +34,7 @@ def is_artifact(rel: Path) -> bool:
         return False
     if any(p in WORK_DIRS for p in parts[1:-1]):
         return False
-    return ".timing." not in rel.name and rel.name not in EXCLUDED_NAMES
+    return not any(m in rel.name for m in MACHINE_MARKERS) and rel.name not in EXCLUDED_NAMES
 
 
 def experiment_of(rel: Path) -> str:
